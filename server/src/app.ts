@@ -1,0 +1,100 @@
+// The Fastify application as a whole: API under /api, websocket, OpenAPI document, and the built SPA at /.
+// server.ts owns the process (ports, the paper exchange, the database file, signals); tests build this
+// with an in-memory database and call it with app.inject.
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database } from './db';
+import { bitcoinInformation } from './engine/bitcoin-information';
+import type { MarketFeed } from './engine/market-feed';
+import { authPlugin } from './plugins/auth';
+import { dbPlugin } from './plugins/db';
+import { errorsPlugin } from './plugins/errors';
+import { openapiPlugin } from './plugins/openapi';
+import { SocketHub, websocketPlugin } from './plugins/websocket';
+import { accountBalanceRoutes } from './routes/account_balance';
+import { authRoutes } from './routes/auth';
+import { paperExchangeRoutes } from './routes/paper_exchange';
+import { platformRoutes } from './routes/platform';
+import { platformPreferencesRoutes } from './routes/platform_preferences';
+import { publicRoutes } from './routes/public';
+import { symbolRoutes } from './routes/symbol';
+import { tradePreferencesRoutes } from './routes/trade_preferences';
+import { tradeTokenRoutes } from './routes/trade_token';
+import { userRoutes } from './routes/user';
+import { seedPlatforms } from './services/platforms';
+import { keepSymbolsSynced } from './services/symbols';
+
+export interface AppDeps {
+  feed: MarketFeed;
+  db: Database;
+  hub?: SocketHub;
+  /** Folder of the built SPA; not served when absent. */
+  staticDir?: string;
+  logger?: FastifyBaseLogger;
+  /** The exchange whose exchangeInfo fills the symbol list (the paper exchange or EXCHANGE_URL). */
+  exchangeUrl?: string;
+  /** Base URL of the embedded paper exchange; without one the paper platform is hidden. */
+  paperExchangeUrl?: string;
+  /** Milliseconds since the epoch, for every token expiry; tests move it. */
+  clock?: () => number;
+}
+
+export async function buildApp(deps: AppDeps) {
+  const hub = deps.hub ?? new SocketHub();
+  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: 256 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(errorsPlugin);
+  await app.register(openapiPlugin);
+  await app.register(dbPlugin, { db: deps.db });
+  await app.register(fastifyCookie);
+  await app.register(authPlugin, { clock: deps.clock });
+
+  await seedPlatforms(deps.db, { paperExchangeUrl: deps.paperExchangeUrl });
+  if (deps.exchangeUrl) {
+    const sync = keepSymbolsSynced(deps.db, deps.exchangeUrl, app.log);
+    app.addHook('onClose', async () => sync.stop());
+    await sync.firstAttempt;
+  }
+
+  await app.register(websocketPlugin, {
+    hub,
+    greeting: () => {
+      const info = bitcoinInformation(deps.feed);
+      return info
+        ? [{ event: 'bitcoin_public_information_from_core', message: { bitcoin_public_information: info } }]
+        : [];
+    },
+    consumeToken: (token) => app.sessions.consumeWebsocketToken(token),
+  });
+  await app.register(
+    async (api) => {
+      await api.register(publicRoutes, { prefix: '/public', feed: deps.feed });
+      await api.register(userRoutes, { prefix: '/user' });
+      await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(platformRoutes, { prefix: '/platform' });
+      await api.register(symbolRoutes, { prefix: '/symbol' });
+      await api.register(platformPreferencesRoutes, { prefix: '/platform_preferences' });
+      await api.register(tradePreferencesRoutes, { prefix: '/trade_preferences' });
+      await api.register(tradeTokenRoutes, { prefix: '/trade_token' });
+      await api.register(accountBalanceRoutes, { prefix: '/account_balance' });
+      await api.register(paperExchangeRoutes, { prefix: '/paper_exchange', paperExchangeUrl: deps.paperExchangeUrl });
+    },
+    { prefix: '/api' },
+  );
+
+  const servesSpa = !!deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'));
+  if (servesSpa) await app.register(fastifyStatic, { root: deps.staticDir!, wildcard: false });
+  // Client-side routes (/trading, /about …) get the SPA; /api and files that do not exist get 404.
+  app.setNotFoundHandler((request, reply) => {
+    const path_ = request.url.split('?')[0] ?? '';
+    const wantsPage = servesSpa && request.method === 'GET' && !path_.startsWith('/api') && !path.extname(path_);
+    if (wantsPage) return reply.type('text/html').sendFile('index.html');
+    return reply.status(404).send({ detail: `Not found: ${request.url}` });
+  });
+  return { app, hub };
+}

@@ -1,0 +1,40 @@
+// Process configuration from the environment (README "Configuration"). Units are in the names.
+import path from 'node:path';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** Port of the embedded paper exchange; ignored when exchangeUrl is set. */
+  paperExchangePort: number;
+  /** Base URL of an external Binance-compatible exchange; undefined = start the embedded paper exchange. */
+  exchangeUrl: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Folder of the built SPA (vite build); served at / when present. */
+  staticDir: string;
+  logLevel: string;
+}
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    throw new Error(`${name} must be a port number (0-65535), got '${raw}'`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  return {
+    host: env.HOST || '0.0.0.0',
+    port: intFromEnv('PORT', 8080),
+    paperExchangePort: intFromEnv('PAPER_EXCHANGE_PORT', 8081),
+    exchangeUrl: env.EXCHANGE_URL || undefined,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    staticDir: path.resolve(env.STATIC_DIR || './dist'),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

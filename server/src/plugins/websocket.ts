@@ -1,0 +1,110 @@
+// Websocket at /api/ws_core/{token} (SPEC.md §7). The token is a single-use websocket token of
+// GET /api/auth/create_websocket_token/; a socket with a missing, used or expired token is closed with
+// code 4401. The hub keeps the open sockets per user and fans events out; every frame is a contracts/ws
+// ServerEvent serialised once per broadcast, not once per socket.
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { WebSocket } from 'ws';
+import type { ServerEvent } from '../../../contracts';
+
+/** Close code for an unauthenticated socket (4000-4999 are free for applications; 4401 mirrors HTTP 401). */
+export const WS_UNAUTHORIZED_CLOSE_CODE = 4401;
+
+export class SocketHub {
+  private readonly sockets = new Set<WebSocket>();
+  private readonly byUser = new Map<string, Set<WebSocket>>();
+
+  add(socket: WebSocket, userUuid?: string): void {
+    this.sockets.add(socket);
+    if (userUuid) {
+      const own = this.byUser.get(userUuid) ?? new Set<WebSocket>();
+      own.add(socket);
+      this.byUser.set(userUuid, own);
+    }
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      if (!userUuid) return;
+      const own = this.byUser.get(userUuid);
+      own?.delete(socket);
+      if (own?.size === 0) this.byUser.delete(userUuid);
+    });
+  }
+
+  get size(): number {
+    return this.sockets.size;
+  }
+
+  broadcast(event: ServerEvent): void {
+    const frame = JSON.stringify(event);
+    for (const socket of this.sockets) {
+      if (socket.readyState === socket.OPEN) socket.send(frame);
+    }
+  }
+
+  /** Sends to every open socket of one user (their trades, their notifications). */
+  sendToUser(userUuid: string, event: ServerEvent): void {
+    const own = this.byUser.get(userUuid);
+    if (!own) return;
+    const frame = JSON.stringify(event);
+    for (const socket of own) {
+      if (socket.readyState === socket.OPEN) socket.send(frame);
+    }
+  }
+
+  send(socket: WebSocket, event: ServerEvent): void {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
+  }
+
+  closeAll(): void {
+    for (const socket of this.sockets) socket.terminate();
+    this.sockets.clear();
+    this.byUser.clear();
+  }
+}
+
+export interface WebsocketOptions {
+  hub: SocketHub;
+  /** Events a socket receives right after it connects (the current state). */
+  greeting: () => ServerEvent[];
+  /** The user of a valid unused websocket token, consuming it; undefined otherwise. */
+  consumeToken: (token: string) => Promise<string | undefined>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the websocket route's preValidation when its token was valid. */
+    wsUserUuid?: string;
+  }
+}
+
+export const websocketPlugin = fp<WebsocketOptions>(async (app: FastifyInstance, { hub, greeting, consumeToken }) => {
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  app.get(
+    '/api/ws_core/:token',
+    {
+      websocket: true,
+      schema: { hide: true },
+      // The token is checked before the upgrade completes, so the handler below attaches its listeners
+      // synchronously and no early frame is lost.
+      preValidation: async (request: FastifyRequest) => {
+        const { token } = request.params as { token?: string };
+        request.wsUserUuid = token ? await consumeToken(token) : undefined;
+      },
+    },
+    (socket, request) => {
+      const userUuid = request.wsUserUuid;
+      if (!userUuid) {
+        socket.close(WS_UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired websocket token');
+        return;
+      }
+      hub.add(socket, userUuid);
+      socket.on('message', () => {
+        // Client events arrive with the trading slice; until then every client frame is answered as bad.
+        hub.send(socket, { event: 'bad_event', message: { detail: 'Unknown event' } });
+      });
+      for (const event of greeting()) hub.send(socket, event);
+    },
+  );
+  app.addHook('onClose', async () => hub.closeAll());
+});

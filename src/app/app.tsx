@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
+import { BITCOIN_REFRESH_MS } from '../config/constants';
+import { ProfilePage } from '../features/auth/components/profile-page';
+import { loadBitcoinInformation } from '../features/bitcoin/bitcoin-store';
+import { TradePreferencesPage } from '../features/preferences/components/trade-preferences-page';
+import { ErrorPage } from './error-page';
+import { Layout } from './layout';
+import { AboutPage } from './pages/about-page';
+import { ComingLaterPage } from './pages/coming-later-page';
+import { MainPage } from './pages/main-page';
+import { NotFoundPage } from './pages/not-found-page';
+import { ProtectedRoute } from './protected-route';
+
+/** The routes of SPEC.md §2: unknown paths go to /404, protected ones to / without a user. */
+export const ROUTES: RouteObject[] = [
+  {
+    element: <Layout />,
+    errorElement: <ErrorPage />,
+    children: [
+      {
+        errorElement: <ErrorPage />,
+        children: [
+          { path: '/', element: <MainPage /> },
+          { path: '/about', element: <AboutPage /> },
+          { path: '/404', element: <NotFoundPage /> },
+          { path: '/profile', element: <ProtectedRoute><ProfilePage /></ProtectedRoute> },
+          { path: '/trading', element: <ProtectedRoute><ComingLaterPage titleKey="nav.trading" /></ProtectedRoute> },
+          { path: '/trade_preferences', element: <ProtectedRoute><TradePreferencesPage /></ProtectedRoute> },
+          { path: '/trade_history', element: <ProtectedRoute><ComingLaterPage titleKey="nav.trade_history" /></ProtectedRoute> },
+          { path: '/dashboard', element: <ProtectedRoute><ComingLaterPage titleKey="nav.dashboard" /></ProtectedRoute> },
+          { path: '/analysis', element: <ProtectedRoute><ComingLaterPage titleKey="nav.analysis" /></ProtectedRoute> },
+          { path: '*', element: <Navigate to="/404" replace /> },
+        ],
+      },
+    ],
+  },
+];
+
+const router = createBrowserRouter(ROUTES);
+
+export function App() {
+  useEffect(() => {
+    void loadBitcoinInformation();
+    const timer = setInterval(() => void loadBitcoinInformation(), BITCOIN_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,39 @@
+import { Outlet } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import { Loader } from '../components/ui';
+import { authStore } from '../features/auth/auth-store';
+import { LoginModal } from '../features/auth/components/login-modal';
+import { SignupModal } from '../features/auth/components/signup-modal';
+import { NotificationHistory } from '../features/notifications/components/notification-history';
+import { NotificationList } from '../features/notifications/components/notification-list';
+import { useApplyTheme } from '../features/theme/components/theme-toggle';
+import { Footer } from './footer';
+import { Header } from './header';
+import { AuthDialog, closeAuthDialog, layoutStore } from './layout-store';
+import { Sidebar } from './sidebar';
+import { useSession } from './use-session';
+import './layout.css';
+
+/** The shell: sidebar, header, the page, footer, notifications and the auth dialogs. */
+export function Layout() {
+  useApplyTheme();
+  useSession();
+  const { is_init } = useSnapshot(authStore);
+  const { auth_dialog, is_sidebar_open } = useSnapshot(layoutStore);
+  return (
+    <div className={is_sidebar_open ? 'app-shell has-sidebar' : 'app-shell'}>
+      <Sidebar />
+      <div className="app-column">
+        <Header />
+        <main className="app-main" id="main">
+          {is_init ? <Loader fill /> : <Outlet />}
+        </main>
+        <Footer />
+      </div>
+      <NotificationHistory />
+      <NotificationList />
+      <LoginModal isOpen={auth_dialog === AuthDialog.LOGIN} onClose={closeAuthDialog} />
+      <SignupModal isOpen={auth_dialog === AuthDialog.SIGNUP} onClose={closeAuthDialog} />
+    </div>
+  );
+}

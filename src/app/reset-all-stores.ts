@@ -1,0 +1,30 @@
+// Logout resets every store and cached datum (SPEC.md §4 "Logout"). Each feature owns its reset; this is the list.
+import { resetAuthStore } from '../features/auth/auth-store';
+import { resetBalancesStore } from '../features/balances/balances-store';
+import { resetBitcoinStore } from '../features/bitcoin/bitcoin-store';
+import { resetNotificationsStore } from '../features/notifications/notifications-store';
+import { resetPlatformsStore } from '../features/platforms/platforms-store';
+import { resetPreferencesStore } from '../features/preferences/preferences-store';
+import { resetSymbolsStore } from '../features/symbols/symbols-store';
+import { resetThemeStore } from '../features/theme/theme-store';
+import { resetPinCodeStore } from '../features/trade-tokens/pin-code-store';
+import { resetTradeTokensStore } from '../features/trade-tokens/trade-tokens-store';
+import { resetLayoutStore } from './layout-store';
+
+export const STORE_RESETS: readonly (() => void)[] = [
+  resetAuthStore,
+  resetBalancesStore,
+  resetBitcoinStore,
+  resetNotificationsStore,
+  resetPlatformsStore,
+  resetPreferencesStore,
+  resetSymbolsStore,
+  resetThemeStore,
+  resetPinCodeStore,
+  resetTradeTokensStore,
+  resetLayoutStore,
+];
+
+export function resetAllStores(): void {
+  for (const reset of STORE_RESETS) reset();
+}

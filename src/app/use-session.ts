@@ -1,0 +1,46 @@
+import { useEffect } from 'react';
+import { useSnapshot } from 'valtio';
+import { TradeSide } from '../../contracts/preferences';
+import { BALANCE_REFRESH_MS } from '../config/constants';
+import { authStore, initAuth } from '../features/auth/auth-store';
+import { loadAllBalances } from '../features/balances/balances-store';
+import { loadNotifications } from '../features/notifications/notifications-store';
+import { loadPlatforms, platformsStore } from '../features/platforms/platforms-store';
+import { loadTradePreferences, preferencesStore } from '../features/preferences/preferences-store';
+import { loadSymbols } from '../features/symbols/symbols-store';
+import { loadAllTradeTokens } from '../features/trade-tokens/trade-tokens-store';
+
+/**
+ * The session's data flow: at start the notification history and the current user; once a user exists the
+ * platforms, symbols and global preferences; then the token levels (again when the mode changes) and the
+ * balances every BALANCE_REFRESH_MS (SPEC.md §4, §9).
+ */
+export function useSession(): void {
+  const { user } = useSnapshot(authStore);
+  const { is_loaded: platformsLoaded, platform_dict } = useSnapshot(platformsStore);
+  const { trade_preferences, is_trade_preferences_settled } = useSnapshot(preferencesStore);
+  const userUuid = user?.user_uuid;
+  // Client mode until the preferences say otherwise, once their first read has finished.
+  const mode = trade_preferences?.trade_in_server_side ?? (is_trade_preferences_settled ? TradeSide.CLIENT : undefined);
+  const platformKey = Object.keys(platform_dict).sort().join(',');
+
+  useEffect(() => {
+    loadNotifications();
+    void initAuth();
+  }, []);
+
+  useEffect(() => {
+    if (!userUuid) return;
+    void loadPlatforms();
+    void loadSymbols();
+    void loadTradePreferences();
+  }, [userUuid]);
+
+  useEffect(() => {
+    if (!userUuid || !platformsLoaded || mode === undefined) return;
+    const uuids = platformKey ? platformKey.split(',') : [];
+    void loadAllTradeTokens(uuids).then(() => loadAllBalances());
+    const timer = setInterval(() => void loadAllBalances(), BALANCE_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [userUuid, platformsLoaded, platformKey, mode]);
+}

@@ -1,0 +1,80 @@
+// i18next with translations read from /locales/{lng}/{ns}.json (SPEC.md §2, §7 retry policy).
+import i18n from 'i18next';
+import HttpBackend from 'i18next-http-backend';
+import { initReactI18next } from 'react-i18next';
+import {
+  I18N_NAMESPACES,
+  LANGUAGES,
+  LOCALE_MAX_PARALLEL_READS,
+  LOCALE_MAX_RETRIES,
+  LOCALE_RETRY_DELAY_MS,
+  type Language,
+} from '../config/constants';
+import { StorageKey } from '../config/storage-keys';
+import { ApiError, ApiErrorKind } from './api-client';
+
+function storedLanguage(): Language {
+  const stored = localStorage.getItem(StorageKey.LANGUAGE);
+  return (LANGUAGES as readonly string[]).includes(stored ?? '') ? (stored as Language) : 'en';
+}
+
+/** The HTML lang of an app language ('ua' is the app's code for Ukrainian, whose ISO code is 'uk'). */
+export function htmlLang(language: string): string {
+  return language === 'ua' ? 'uk' : 'en';
+}
+
+export async function initI18n(): Promise<typeof i18n> {
+  const lng = storedLanguage();
+  await i18n
+    .use(HttpBackend)
+    .use(initReactI18next)
+    .init({
+      lng,
+      fallbackLng: 'en',
+      supportedLngs: [...LANGUAGES],
+      ns: [...I18N_NAMESPACES],
+      defaultNS: 'common',
+      backend: { loadPath: '/locales/{{lng}}/{{ns}}.json' },
+      // i18next retries a failed read with a doubling delay: 350, 700, 1400 … ms.
+      maxRetries: LOCALE_MAX_RETRIES,
+      retryTimeout: LOCALE_RETRY_DELAY_MS,
+      maxParallelReads: LOCALE_MAX_PARALLEL_READS,
+      interpolation: { escapeValue: false },
+    });
+  document.documentElement.lang = htmlLang(lng);
+  return i18n;
+}
+
+export async function changeLanguage(language: Language): Promise<void> {
+  localStorage.setItem(StorageKey.LANGUAGE, language);
+  await i18n.changeLanguage(language);
+  document.documentElement.lang = htmlLang(language);
+}
+
+/**
+ * A translated text for an error a user sees (login, signup, token and preference failures): transport
+ * classes get their own text, a server `detail` is translated when the catalogue knows it (server_error.*)
+ * and shown as it is otherwise.
+ */
+export function translateError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.kind === ApiErrorKind.TIMEOUT_ERROR) return i18n.t('errors.timeout');
+    if (error.kind === ApiErrorKind.FETCH_ERROR) return i18n.t('errors.network');
+    if (error.kind === ApiErrorKind.PARSING_ERROR) return i18n.t('errors.parsing');
+    const known = i18n.t('server_error', { returnObjects: true }) as unknown;
+    if (typeof known === 'object' && known !== null) {
+      const text = (known as Record<string, unknown>)[error.message];
+      if (typeof text === 'string') return text;
+    }
+    if (error.message === 'unknown error' && error.status) return i18n.t('errors.http', { status: error.status });
+    return error.message;
+  }
+  return error instanceof Error ? error.message : i18n.t('errors.unknown');
+}
+
+/** A date and time in the current language (token created / last used). */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(htmlLang(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
