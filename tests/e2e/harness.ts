@@ -74,8 +74,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   };
 }
 
+/** Headless Chromium; playwright-core gives every launch a fresh temporary profile. */
 export async function launchBrowser(): Promise<Browser> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-chromium-'));
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -87,7 +87,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${userDataDir}`,
     ],
   });
 }

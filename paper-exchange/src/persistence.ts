@@ -1,0 +1,107 @@
+// Durable state on disk so that a kill -9 loses nothing acknowledged: every batch of changes is appended to
+// a JSONL journal and fsync'd before the answer is sent; on start the snapshot and the journal are merged
+// into a new snapshot (written to a temp file, fsync'd, renamed, directory fsync'd) and the journal restarts.
+import fs from 'node:fs';
+import path from 'node:path';
+import { keyOf, type Change, type Snapshot, type TableName } from './state.js';
+
+const SNAPSHOT = 'snapshot.json';
+const JOURNAL = 'journal.jsonl';
+/** Beyond this many journal bytes the exchange folds the journal into a new snapshot. */
+const COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
+
+export class Journal {
+  private fd: number | undefined;
+  private bytes = 0;
+
+  private constructor(private readonly dir: string) {}
+
+  /** Reads the state left by the previous process (undefined on a first start) and opens a fresh journal. */
+  static open(dir: string): { journal: Journal; snapshot: Snapshot | undefined } {
+    fs.mkdirSync(dir, { recursive: true });
+    const journal = new Journal(dir);
+    const snapshot = journal.recover();
+    return { journal, snapshot };
+  }
+
+  private recover(): Snapshot | undefined {
+    const snapshotPath = path.join(this.dir, SNAPSHOT);
+    const journalPath = path.join(this.dir, JOURNAL);
+    // The snapshot is written at every start before any journal line, so no snapshot means no state.
+    if (!fs.existsSync(snapshotPath)) return undefined;
+    const snapshot = JSON.parse(fs.readFileSync(snapshotPath, 'utf8')) as Snapshot;
+    if (!fs.existsSync(journalPath)) return snapshot;
+    const tables = new Map<TableName, Map<string, unknown>>();
+    for (const table of Object.keys(snapshot.tables) as TableName[]) {
+      tables.set(table, new Map(snapshot.tables[table].map((row) => [String(keyOf(table, row)), row])));
+    }
+    for (const line of fs.readFileSync(journalPath, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      let changes: Change[];
+      try {
+        changes = JSON.parse(line) as Change[];
+      } catch {
+        // A torn last line was never fsync'd, so it was never acknowledged: stop here.
+        break;
+      }
+      for (const change of changes) {
+        if (change.table === 'counters') snapshot.counters = change.value as Snapshot['counters'];
+        else if (change.table === 'market') snapshot.market = change.value as Snapshot['market'];
+        else if (change.value === null) tables.get(change.table)?.delete(change.key);
+        else tables.get(change.table)?.set(change.key, change.value);
+      }
+    }
+    for (const [table, rows] of tables) snapshot.tables[table] = [...rows.values()];
+    return snapshot;
+  }
+
+  /** Replaces snapshot + journal by one snapshot, atomically, and starts an empty journal. */
+  compact(snapshot: Snapshot): void {
+    this.closeFd();
+    const snapshotPath = path.join(this.dir, SNAPSHOT);
+    const temp = `${snapshotPath}.tmp`;
+    const fd = fs.openSync(temp, 'w');
+    fs.writeSync(fd, JSON.stringify(snapshot));
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fs.renameSync(temp, snapshotPath);
+    fsyncDir(this.dir);
+    this.fd = fs.openSync(path.join(this.dir, JOURNAL), 'w');
+    fs.fsyncSync(this.fd);
+    fsyncDir(this.dir);
+    this.bytes = 0;
+  }
+
+  get needsCompaction(): boolean {
+    return this.bytes > COMPACT_AFTER_BYTES;
+  }
+
+  /** Appends one batch and waits for the disk: called before the answer that acknowledges it. */
+  append(changes: Change[]): void {
+    if (changes.length === 0) return;
+    if (this.fd === undefined) this.fd = fs.openSync(path.join(this.dir, JOURNAL), 'a');
+    const line = `${JSON.stringify(changes)}\n`;
+    fs.writeSync(this.fd, line);
+    fs.fsyncSync(this.fd);
+    this.bytes += line.length;
+  }
+
+  close(): void {
+    this.closeFd();
+  }
+
+  private closeFd(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic there.
+  }
+}
