@@ -5,11 +5,16 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const pkgPattern = { group: ['**/pkg/*', '**/pkg'], message: 'Import pkg/ only through the trade-core wrappers.' };
+const pkgPattern = {
+  group: ['**/pkg/*', '**/pkg'],
+  message: 'Import pkg/ only through the trade-core wrappers.',
+};
 const kyPath = { name: 'ky', message: 'Import ky only in src/lib/api-client.ts.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'pkg/**', 'node_modules/**', 'crates/**', 'data/**', 'screenshots/**', 'target/**'] },
+  {
+    ignores: ['dist/**', 'pkg/**', 'node_modules/**', 'crates/**', 'data/**', 'screenshots/**', 'target/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -29,7 +34,13 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [pkgPattern] }] },
   },
   {
-    files: ['src/lib/trade-core.ts', 'server/src/lib/trade-core.ts', 'shared-core/**/*.ts', 'tests/core/**/*.ts', 'bench/**/*.ts'],
+    files: [
+      'src/lib/trade-core.ts',
+      'server/src/lib/trade-core.ts',
+      'shared-core/**/*.ts',
+      'tests/core/**/*.ts',
+      'bench/**/*.ts',
+    ],
     rules: { 'no-restricted-imports': ['error', { paths: [kyPath] }] },
   },
 );

@@ -8,3 +8,4 @@ export * from './symbols';
 export * from './preferences';
 export * from './balances';
 export * from './paper';
+export * from './signals';

@@ -1,12 +1,16 @@
 // Boot: trade-core (pkg/) first, then translations, then render (DESIGN.md layout).
+// The base styles come first so component styles (imported by the components) can refine them.
+import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { themeStore } from './features/theme/theme-store';
 import { initI18n } from './lib/i18n';
 import { initTradeCore } from './lib/trade-core';
-import './styles.css';
 
 async function boot() {
+  // The stored theme applies before the first paint, so a light-theme user never sees a dark flash.
+  document.documentElement.dataset.theme = themeStore.theme;
   await initTradeCore();
   await initI18n();
   const root = document.getElementById('root');

@@ -45,7 +45,10 @@ export interface AppDeps {
 
 export async function buildApp(deps: AppDeps) {
   const hub = deps.hub ?? new SocketHub();
-  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: 256 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: 256 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorsPlugin);
@@ -82,7 +85,10 @@ export async function buildApp(deps: AppDeps) {
       await api.register(tradePreferencesRoutes, { prefix: '/trade_preferences' });
       await api.register(tradeTokenRoutes, { prefix: '/trade_token' });
       await api.register(accountBalanceRoutes, { prefix: '/account_balance' });
-      await api.register(paperExchangeRoutes, { prefix: '/paper_exchange', paperExchangeUrl: deps.paperExchangeUrl });
+      await api.register(paperExchangeRoutes, {
+        prefix: '/paper_exchange',
+        paperExchangeUrl: deps.paperExchangeUrl,
+      });
     },
     { prefix: '/api' },
   );
@@ -92,7 +98,8 @@ export async function buildApp(deps: AppDeps) {
   // Client-side routes (/trading, /about …) get the SPA; /api and files that do not exist get 404.
   app.setNotFoundHandler((request, reply) => {
     const path_ = request.url.split('?')[0] ?? '';
-    const wantsPage = servesSpa && request.method === 'GET' && !path_.startsWith('/api') && !path.extname(path_);
+    const wantsPage =
+      servesSpa && request.method === 'GET' && !path_.startsWith('/api') && !path.extname(path_);
     if (wantsPage) return reply.type('text/html').sendFile('index.html');
     return reply.status(404).send({ detail: `Not found: ${request.url}` });
   });

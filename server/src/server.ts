@@ -1,23 +1,27 @@
-// The Signaldesk process (`npm start`): the embedded paper exchange (unless EXCHANGE_URL names another
-// exchange), the market feed, and the API + SPA on PORT.
+// The Signaldesk process (`npm start`): the database (PGlite under DATA_DIR or PostgreSQL), the embedded
+// paper exchange (unless EXCHANGE_URL names another exchange), the market feed, and the API + SPA on PORT.
 import path from 'node:path';
-import pino from 'pino';
 import { startPaperExchange } from '../../paper-exchange/src/index';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { openDatabase } from './db';
 import { BITCOIN_SYMBOL, bitcoinInformation } from './engine/bitcoin-information';
 import { MarketFeed } from './engine/market-feed';
+import { initTradeCore } from './lib/trade-core';
+import { createLogger } from './services/logger';
 
 const config = loadConfig();
-// Secrets never reach a log: headers that carry credentials are redacted (SPEC.md, DESIGN.md).
-const log = pino({
-  level: config.logLevel,
-  redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-mbx-apikey"]'],
-});
+// Secrets never reach a log: credential headers and secret body fields are redacted (services/logger.ts).
+const log = createLogger(config.logLevel);
 
 async function main() {
+  await initTradeCore();
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  log.info(`database: ${database.kind}`);
+
   let exchangeUrl = config.exchangeUrl;
   let exchangeWsUrl = exchangeUrl?.replace(/^http/, 'ws');
+  let paperExchangeUrl: string | undefined;
   let closeExchange: (() => Promise<void>) | undefined;
   if (!exchangeUrl || !exchangeWsUrl) {
     const exchange = await startPaperExchange({
@@ -27,19 +31,31 @@ async function main() {
     });
     exchangeUrl = exchange.url;
     exchangeWsUrl = exchange.wsUrl;
+    paperExchangeUrl = exchange.url;
     closeExchange = () => exchange.close();
     log.info(`paper exchange on ${exchangeUrl}`);
   }
 
   const feed = new MarketFeed(exchangeUrl, exchangeWsUrl, [BITCOIN_SYMBOL], log);
   await feed.start();
-  const { app, hub } = await buildApp({ feed, staticDir: config.staticDir, logger: log });
+  const { app, hub } = await buildApp({
+    feed,
+    db: database.db,
+    staticDir: config.staticDir,
+    logger: log,
+    exchangeUrl,
+    paperExchangeUrl,
+  });
 
   // bitcoin_public_information_from_core to every socket on each bitcoin mark price (1 s stream).
   feed.on('tick', (tick) => {
     if (tick.symbol !== BITCOIN_SYMBOL || hub.size === 0) return;
     const info = bitcoinInformation(feed);
-    if (info) hub.broadcast({ event: 'bitcoin_public_information_from_core', message: { bitcoin_public_information: info } });
+    if (info)
+      hub.broadcast({
+        event: 'bitcoin_public_information_from_core',
+        message: { bitcoin_public_information: info },
+      });
   });
 
   await app.listen({ port: config.port, host: config.host });
@@ -50,6 +66,7 @@ async function main() {
     await feed.close();
     await app.close();
     await closeExchange?.();
+    await database.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

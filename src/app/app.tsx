@@ -24,12 +24,54 @@ export const ROUTES: RouteObject[] = [
           { path: '/', element: <MainPage /> },
           { path: '/about', element: <AboutPage /> },
           { path: '/404', element: <NotFoundPage /> },
-          { path: '/profile', element: <ProtectedRoute><ProfilePage /></ProtectedRoute> },
-          { path: '/trading', element: <ProtectedRoute><ComingLaterPage titleKey="nav.trading" /></ProtectedRoute> },
-          { path: '/trade_preferences', element: <ProtectedRoute><TradePreferencesPage /></ProtectedRoute> },
-          { path: '/trade_history', element: <ProtectedRoute><ComingLaterPage titleKey="nav.trade_history" /></ProtectedRoute> },
-          { path: '/dashboard', element: <ProtectedRoute><ComingLaterPage titleKey="nav.dashboard" /></ProtectedRoute> },
-          { path: '/analysis', element: <ProtectedRoute><ComingLaterPage titleKey="nav.analysis" /></ProtectedRoute> },
+          {
+            path: '/profile',
+            element: (
+              <ProtectedRoute>
+                <ProfilePage />
+              </ProtectedRoute>
+            ),
+          },
+          {
+            path: '/trading',
+            element: (
+              <ProtectedRoute>
+                <ComingLaterPage titleKey="nav.trading" />
+              </ProtectedRoute>
+            ),
+          },
+          {
+            path: '/trade_preferences',
+            element: (
+              <ProtectedRoute>
+                <TradePreferencesPage />
+              </ProtectedRoute>
+            ),
+          },
+          {
+            path: '/trade_history',
+            element: (
+              <ProtectedRoute>
+                <ComingLaterPage titleKey="nav.trade_history" />
+              </ProtectedRoute>
+            ),
+          },
+          {
+            path: '/dashboard',
+            element: (
+              <ProtectedRoute>
+                <ComingLaterPage titleKey="nav.dashboard" />
+              </ProtectedRoute>
+            ),
+          },
+          {
+            path: '/analysis',
+            element: (
+              <ProtectedRoute>
+                <ComingLaterPage titleKey="nav.analysis" />
+              </ProtectedRoute>
+            ),
+          },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },

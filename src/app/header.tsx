@@ -22,13 +22,25 @@ export function Header() {
         data-testid="hamburger"
       >
         <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-          <path d="M3 5.5h14M3 10h14M3 14.5h14" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" />
+          <path
+            d="M3 5.5h14M3 10h14M3 14.5h14"
+            stroke="currentColor"
+            strokeWidth="1.7"
+            strokeLinecap="round"
+          />
         </svg>
       </button>
       <Link to="/" className="brand">
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
           <rect x="1" y="1" width="22" height="22" rx="6" fill="var(--accent)" />
-          <path d="M5 15l4-5 3.5 3L19 7" fill="none" stroke="var(--accent-fg)" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M5 15l4-5 3.5 3L19 7"
+            fill="none"
+            stroke="var(--accent-fg)"
+            strokeWidth="2.2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
         <span className="brand-name">{t('app_name')}</span>
       </Link>

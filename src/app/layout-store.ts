@@ -27,7 +27,10 @@ function storedSidebarOpen(): boolean {
   return !isOverlayViewport();
 }
 
-export const layoutStore = proxy<LayoutState>({ is_sidebar_open: storedSidebarOpen(), auth_dialog: undefined });
+export const layoutStore = proxy<LayoutState>({
+  is_sidebar_open: storedSidebarOpen(),
+  auth_dialog: undefined,
+});
 
 export function setSidebarOpen(isOpen: boolean): void {
   layoutStore.is_sidebar_open = isOpen;

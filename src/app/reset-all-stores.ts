@@ -5,10 +5,14 @@ import { resetBitcoinStore } from '../features/bitcoin/bitcoin-store';
 import { resetNotificationsStore } from '../features/notifications/notifications-store';
 import { resetPlatformsStore } from '../features/platforms/platforms-store';
 import { resetPreferencesStore } from '../features/preferences/preferences-store';
+import { resetPricesStore } from '../features/prices/prices-store';
+import { resetSignalInfoStore } from '../features/signals/signal-info-store';
+import { resetSignalsStore } from '../features/signals/signals-store';
 import { resetSymbolsStore } from '../features/symbols/symbols-store';
 import { resetThemeStore } from '../features/theme/theme-store';
 import { resetPinCodeStore } from '../features/trade-tokens/pin-code-store';
 import { resetTradeTokensStore } from '../features/trade-tokens/trade-tokens-store';
+import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
 
 export const STORE_RESETS: readonly (() => void)[] = [
@@ -22,6 +26,10 @@ export const STORE_RESETS: readonly (() => void)[] = [
   resetThemeStore,
   resetPinCodeStore,
   resetTradeTokensStore,
+  resetPricesStore,
+  resetSignalsStore,
+  resetSignalInfoStore,
+  resetTradesStore,
   resetLayoutStore,
 ];
 

@@ -61,7 +61,14 @@ export function Sidebar() {
                   onClick={closeOnOverlay}
                 >
                   <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
-                    <path d={item.icon} fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+                    <path
+                      d={item.icon}
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="1.6"
+                      strokeLinecap="round"
+                      strokeLinejoin="round"
+                    />
                   </svg>
                   {t(item.labelKey)}
                 </NavLink>
@@ -70,10 +77,24 @@ export function Sidebar() {
           </ul>
           {!user && !is_init ? (
             <div className="sidebar-auth">
-              <button type="button" className="button is-primary" onClick={() => openAuthDialog(AuthDialog.LOGIN)}>
+              <button
+                type="button"
+                className="button is-primary"
+                onClick={() => {
+                  closeOnOverlay();
+                  openAuthDialog(AuthDialog.LOGIN);
+                }}
+              >
                 {t('auth.login')}
               </button>
-              <button type="button" className="button" onClick={() => openAuthDialog(AuthDialog.SIGNUP)}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  closeOnOverlay();
+                  openAuthDialog(AuthDialog.SIGNUP);
+                }}
+              >
                 {t('auth.signup')}
               </button>
             </div>
@@ -89,6 +110,7 @@ export function Sidebar() {
               type="button"
               className="button is-ghost sidebar-logout"
               onClick={() => {
+                closeOnOverlay();
                 void logoutAndReset().then(() => navigate('/'));
               }}
               data-testid="logout"

@@ -21,7 +21,8 @@ export function useSession(): void {
   const { trade_preferences, is_trade_preferences_settled } = useSnapshot(preferencesStore);
   const userUuid = user?.user_uuid;
   // Client mode until the preferences say otherwise, once their first read has finished.
-  const mode = trade_preferences?.trade_in_server_side ?? (is_trade_preferences_settled ? TradeSide.CLIENT : undefined);
+  const mode =
+    trade_preferences?.trade_in_server_side ?? (is_trade_preferences_settled ? TradeSide.CLIENT : undefined);
   const platformKey = Object.keys(platform_dict).sort().join(',');
 
   useEffect(() => {

@@ -50,3 +50,23 @@ export const PAPER_PLATFORM_NAME = 'Paper Futures';
 
 /** Below this width (px) the sidebar is an overlay and starts closed on first visit. */
 export const SIDEBAR_OVERLAY_MAX_WIDTH_PX = 900;
+
+/** Websocket reconnect: capped exponential backoff, first delay doubling up to the cap (ms). */
+export const WS_RECONNECT_MIN_MS = 1000;
+export const WS_RECONNECT_MAX_MS = 30_000;
+
+/** Price ticker: every interval the oldest queued price is dropped and the first is shown (SPEC.md §4, §9). */
+export const PRICE_TICKER_INTERVAL_MS = 1150;
+/** At most this many prices wait in the ticker queue; one per symbol is kept (the newest). */
+export const PRICE_QUEUE_MAX_COUNT = 50;
+
+/** Signal card countdown (SPEC.md §4 "Signal card", §9), in seconds, ticking every second. */
+export const SIGNAL_COUNTDOWN_S = 99;
+export const SIGNAL_TICK_MS = 1000;
+/** Signal-info header bar stays visible this long after the info disappears (SPEC.md §2, §9). */
+export const SIGNAL_INFO_HIDE_DELAY_MS = 2000;
+
+/** Displayed decimals (SPEC.md §9): bitcoin price 0, trend 2, accuracy and percentages 2. */
+export const BITCOIN_PRICE_DECIMALS = 0;
+export const TREND_DECIMALS = 2;
+export const PERCENT_DECIMALS = 2;

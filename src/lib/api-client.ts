@@ -56,7 +56,11 @@ const NO_REFRESH_PATHS = ['auth/login/', REFRESH_PATH, 'user/'];
 const baseOptions: Options = { timeout: API_TIMEOUT_MS, retry: 0, credentials: 'same-origin' };
 
 export interface ApiClient {
-  get<T extends z.ZodType>(path: string, schema: T, searchParams?: Record<string, string | number>): Promise<z.infer<T>>;
+  get<T extends z.ZodType>(
+    path: string,
+    schema: T,
+    searchParams?: Record<string, string | number>,
+  ): Promise<z.infer<T>>;
   post<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>>;
   delete<T extends z.ZodType>(path: string, schema: T): Promise<z.infer<T>>;
 }
@@ -100,7 +104,11 @@ async function parse<T extends z.ZodType>(response: Response, schema: T): Promis
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-    throw new ApiError(ApiErrorKind.PARSING_ERROR, `${issue?.message ?? 'Unexpected answer'}${where}`, response.status);
+    throw new ApiError(
+      ApiErrorKind.PARSING_ERROR,
+      `${issue?.message ?? 'Unexpected answer'}${where}`,
+      response.status,
+    );
   }
   return parsed.data;
 }
@@ -187,7 +195,11 @@ export const API_PREFIX = '/api';
 const api = createApiClient(API_PREFIX);
 
 /** GET /api/{path}, the answer parsed with a contracts schema. */
-export function apiGet<T extends z.ZodType>(path: string, schema: T, searchParams?: Record<string, string | number>) {
+export function apiGet<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  searchParams?: Record<string, string | number>,
+) {
   return api.get(path, schema, searchParams);
 }
 

@@ -62,11 +62,15 @@ export function translateError(error: unknown): string {
     if (error.kind === ApiErrorKind.FETCH_ERROR) return i18n.t('errors.network');
     if (error.kind === ApiErrorKind.PARSING_ERROR) return i18n.t('errors.parsing');
     const known = i18n.t('server_error', { returnObjects: true }) as unknown;
-    if (typeof known === 'object' && known !== null) {
-      const text = (known as Record<string, unknown>)[error.message];
-      if (typeof text === 'string') return text;
-    }
-    if (error.message === 'unknown error' && error.status) return i18n.t('errors.http', { status: error.status });
+    const catalogue = typeof known === 'object' && known !== null ? (known as Record<string, unknown>) : {};
+    const whole = catalogue[error.message];
+    if (typeof whole === 'string') return whole;
+    // Validation details name the field first: 'user_email: Incorrect email'.
+    const field = /^([\w.]+): (.+)$/.exec(error.message);
+    const message = field?.[2] !== undefined ? catalogue[field[2]] : undefined;
+    if (typeof message === 'string') return message;
+    if (error.message === 'unknown error' && error.status)
+      return i18n.t('errors.http', { status: error.status });
     return error.message;
   }
   return error instanceof Error ? error.message : i18n.t('errors.unknown');
@@ -76,5 +80,14 @@ export function translateError(error: unknown): string {
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(htmlLang(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return new Intl.DateTimeFormat(htmlLang(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(
+    date,
+  );
+}
+
+/** Hours and minutes of an epoch ms in the current language (chart axes). */
+export function formatTimeOfDay(epochMs: number): string {
+  return new Intl.DateTimeFormat(htmlLang(i18n.language), { hour: '2-digit', minute: '2-digit' }).format(
+    new Date(epochMs),
+  );
 }

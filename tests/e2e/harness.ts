@@ -40,7 +40,13 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   let log = '';
   const child: ChildProcess = spawn(path.join(repo, 'node_modules/.bin/tsx'), ['server/src/server.ts'], {
     cwd: repo,
-    env: { ...process.env, PORT: String(port), PAPER_EXCHANGE_PORT: String(paperPort), DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PAPER_EXCHANGE_PORT: String(paperPort),
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk) => (log += chunk));

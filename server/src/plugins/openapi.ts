@@ -44,7 +44,9 @@ export const openapiPlugin = fp(
           version: '1.0.6',
           description: 'Answers are { "result": … }; errors are { "detail": "…" } (DESIGN.md).',
         },
-        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        components: {
+          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        },
       },
       transform: jsonSchemaTransform,
       transformObject: jsonSchemaTransformObject,

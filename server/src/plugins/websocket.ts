@@ -6,17 +6,23 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import type { ServerEvent } from '../../../contracts';
+import { clientEvent, type ServerEvent } from '../../../contracts';
 
 /** Close code for an unauthenticated socket (4000-4999 are free for applications; 4401 mirrors HTTP 401). */
 export const WS_UNAUTHORIZED_CLOSE_CODE = 4401;
+/** A ping every 30 s; a socket that has not answered the previous one by then is dropped. */
+export const WS_HEARTBEAT_MS = 30_000;
 
 export class SocketHub {
   private readonly sockets = new Set<WebSocket>();
   private readonly byUser = new Map<string, Set<WebSocket>>();
+  /** Sockets that answered the last ping (or connected since). */
+  private readonly alive = new WeakSet<WebSocket>();
 
   add(socket: WebSocket, userUuid?: string): void {
     this.sockets.add(socket);
+    this.alive.add(socket);
+    socket.on('pong', () => this.alive.add(socket));
     if (userUuid) {
       const own = this.byUser.get(userUuid) ?? new Set<WebSocket>();
       own.add(socket);
@@ -33,6 +39,23 @@ export class SocketHub {
 
   get size(): number {
     return this.sockets.size;
+  }
+
+  /** Users with at least one open socket. */
+  connectedUsers(): string[] {
+    return [...this.byUser.keys()];
+  }
+
+  /** One heartbeat: drops sockets that missed the previous ping, pings the rest. */
+  sweep(): void {
+    for (const socket of this.sockets) {
+      if (!this.alive.has(socket)) {
+        socket.terminate();
+        continue;
+      }
+      this.alive.delete(socket);
+      if (socket.readyState === socket.OPEN) socket.ping();
+    }
   }
 
   broadcast(event: ServerEvent): void {
@@ -69,6 +92,8 @@ export interface WebsocketOptions {
   greeting: () => ServerEvent[];
   /** The user of a valid unused websocket token, consuming it; undefined otherwise. */
   consumeToken: (token: string) => Promise<string | undefined>;
+  /** Heartbeat period; default WS_HEARTBEAT_MS. */
+  heartbeatMs?: number;
 }
 
 declare module 'fastify' {
@@ -78,33 +103,48 @@ declare module 'fastify' {
   }
 }
 
-export const websocketPlugin = fp<WebsocketOptions>(async (app: FastifyInstance, { hub, greeting, consumeToken }) => {
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  app.get(
-    '/api/ws_core/:token',
-    {
-      websocket: true,
-      schema: { hide: true },
-      // The token is checked before the upgrade completes, so the handler below attaches its listeners
-      // synchronously and no early frame is lost.
-      preValidation: async (request: FastifyRequest) => {
-        const { token } = request.params as { token?: string };
-        request.wsUserUuid = token ? await consumeToken(token) : undefined;
+export const websocketPlugin = fp<WebsocketOptions>(
+  async (app: FastifyInstance, { hub, greeting, consumeToken, heartbeatMs = WS_HEARTBEAT_MS }) => {
+    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    app.get(
+      '/api/ws_core/:token',
+      {
+        websocket: true,
+        schema: { hide: true },
+        // The token is checked before the upgrade completes, so the handler below attaches its listeners
+        // synchronously and no early frame is lost.
+        preValidation: async (request: FastifyRequest) => {
+          const { token } = request.params as { token?: string };
+          request.wsUserUuid = token ? await consumeToken(token) : undefined;
+        },
       },
-    },
-    (socket, request) => {
-      const userUuid = request.wsUserUuid;
-      if (!userUuid) {
-        socket.close(WS_UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired websocket token');
-        return;
-      }
-      hub.add(socket, userUuid);
-      socket.on('message', () => {
-        // Client events arrive with the trading slice; until then every client frame is answered as bad.
-        hub.send(socket, { event: 'bad_event', message: { detail: 'Unknown event' } });
-      });
-      for (const event of greeting()) hub.send(socket, event);
-    },
-  );
-  app.addHook('onClose', async () => hub.closeAll());
-});
+      (socket, request) => {
+        const userUuid = request.wsUserUuid;
+        if (!userUuid) {
+          socket.close(WS_UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired websocket token');
+          return;
+        }
+        hub.add(socket, userUuid);
+        socket.on('message', (data) => {
+          // contracts/ws clientEvent; a frame that is not one is answered with bad_event and the socket stays.
+          // update_trade_by_current_price_from_client is accepted and needs no answer until trading lands.
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(data.toString());
+          } catch {
+            parsed = undefined;
+          }
+          if (!clientEvent.safeParse(parsed).success) {
+            hub.send(socket, { event: 'bad_event', message: { detail: 'Unknown or malformed event' } });
+          }
+        });
+        for (const event of greeting()) hub.send(socket, event);
+      },
+    );
+    const heartbeat = setInterval(() => hub.sweep(), heartbeatMs).unref();
+    app.addHook('onClose', async () => {
+      clearInterval(heartbeat);
+      hub.closeAll();
+    });
+  },
+);

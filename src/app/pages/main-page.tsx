@@ -25,7 +25,11 @@ export function MainPage() {
             </>
           ) : (
             <>
-              <button type="button" className="button is-primary" onClick={() => openAuthDialog(AuthDialog.SIGNUP)}>
+              <button
+                type="button"
+                className="button is-primary"
+                onClick={() => openAuthDialog(AuthDialog.SIGNUP)}
+              >
                 {t('auth.signup')}
               </button>
               <button type="button" className="button" onClick={() => openAuthDialog(AuthDialog.LOGIN)}>

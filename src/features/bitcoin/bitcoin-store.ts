@@ -1,13 +1,23 @@
-// Bitcoin public information (SPEC.md §3), from REST at start and from bitcoin_public_information_from_core.
+// Bitcoin public information (SPEC.md §3), from REST at start and from bitcoin_public_information_from_core,
+// and the trend data of the 'Bitcoin Public Information' modal (refetched each time it opens, SPEC.md §2).
 import { proxy } from 'valtio';
-import type { BitcoinPublicInformation } from '../../../contracts';
+import type { BitcoinPublicInformation, BitcoinPublicTrendData } from '../../../contracts';
 import { getBitcoinPublicInformation } from './api/get-bitcoin-public-information';
+import { getBitcoinPublicTrendData } from './api/get-bitcoin-public-trend-data';
 
 interface BitcoinState {
   information: BitcoinPublicInformation | undefined;
+  trend_data: BitcoinPublicTrendData | undefined;
+  is_trend_data_loading: boolean;
+  /** Error text of the last failed trend data read; cleared by the next success. */
+  trend_data_error: string | undefined;
 }
 
-export const bitcoinStore = proxy<BitcoinState>({ information: undefined });
+function initialState(): BitcoinState {
+  return { information: undefined, trend_data: undefined, is_trend_data_loading: false, trend_data_error: undefined };
+}
+
+export const bitcoinStore = proxy<BitcoinState>(initialState());
 
 export function setBitcoinInformation(information: BitcoinPublicInformation): void {
   bitcoinStore.information = information;
@@ -22,6 +32,26 @@ export async function loadBitcoinInformation(): Promise<void> {
   }
 }
 
+/**
+ * Reads the trend data again (opening the modal invalidates the cached copy, SPEC.md §2). The previous copy
+ * stays on screen while the new one loads.
+ */
+export async function loadBitcoinTrendData(): Promise<void> {
+  bitcoinStore.is_trend_data_loading = true;
+  try {
+    const trendData = await getBitcoinPublicTrendData();
+    bitcoinStore.trend_data = trendData;
+    bitcoinStore.trend_data_error = undefined;
+    // The answer carries the current information too: the widget shows the newest.
+    setBitcoinInformation(trendData.bitcoin_public_information);
+  } catch (error) {
+    console.error(error);
+    bitcoinStore.trend_data_error = error instanceof Error ? error.message : String(error);
+  } finally {
+    bitcoinStore.is_trend_data_loading = false;
+  }
+}
+
 export function resetBitcoinStore(): void {
-  bitcoinStore.information = undefined;
+  Object.assign(bitcoinStore, initialState());
 }

@@ -1,27 +1,63 @@
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { formatFixed } from '../../../lib/format';
-import { bitcoinStore } from '../bitcoin-store';
+import { DirectionIcon, Loader, Modal, ModalSize } from '../../../components/ui';
+import { BITCOIN_PRICE_DECIMALS, TREND_DECIMALS } from '../../../config/constants';
+import { formatFixed, formatGrouped } from '../../../lib/format';
+import { bitcoinStore, loadBitcoinTrendData } from '../bitcoin-store';
+import './bitcoin.css';
 
-/** Header widget: current bitcoin price (0 decimals) and trend prediction (absolute, 2 decimals), SPEC.md §2. */
+// The modal's content draws a nivo chart: loaded on first open, so nivo stays out of the initial bundle.
+const BitcoinInformationContent = lazy(() =>
+  import('./bitcoin-information-content').then((module) => ({ default: module.BitcoinInformationContent })),
+);
+
+/**
+ * Header widget (SPEC.md §2): the current bitcoin price (0 decimals) and the trend prediction (absolute, 2
+ * decimals), each opening the large 'Bitcoin Public Information' modal; opening reads the trend data again.
+ */
 export function BitcoinWidget() {
   const { t } = useTranslation();
   const { information } = useSnapshot(bitcoinStore);
+  const [isOpen, setIsOpen] = useState(false);
   if (!information) return null;
   const trendClass = information.trend_moment > 0 ? 'up' : information.trend_moment < 0 ? 'down' : 'flat';
+  const open = () => {
+    setIsOpen(true);
+    void loadBitcoinTrendData();
+  };
   return (
     <div className="bitcoin-widget">
-      <button type="button" className="chip" title={t('bitcoin.current_price_tooltip')} data-testid="bitcoin-price">
-        ₿ {formatFixed(information.current_price, 0)} $
+      <button
+        type="button"
+        className="chip"
+        title={t('bitcoin.current_price_tooltip')}
+        onClick={open}
+        data-testid="bitcoin-price"
+      >
+        <span aria-hidden="true">₿</span>
+        <span className="numeric">{formatGrouped(information.current_price, BITCOIN_PRICE_DECIMALS)} $</span>
       </button>
       <button
         type="button"
         className={`chip trend-${trendClass}`}
         title={t('bitcoin.trend_prediction_tooltip')}
+        onClick={open}
         data-testid="bitcoin-trend"
       >
-        {formatFixed(Math.abs(information.trend_prediction), 2)} %
+        <DirectionIcon direction={information.trend_moment} />
+        <span className="numeric">{formatFixed(Math.abs(information.trend_prediction), TREND_DECIMALS)} %</span>
       </button>
+      <Modal
+        isOpen={isOpen}
+        onClose={() => setIsOpen(false)}
+        title={t('bitcoin.modal_title')}
+        size={ModalSize.L}
+      >
+        <Suspense fallback={<Loader fill />}>
+          <BitcoinInformationContent />
+        </Suspense>
+      </Modal>
     </div>
   );
 }

@@ -1,0 +1,93 @@
+// Platform preferences and global trade preferences (SPEC.md §3, §5 tables, §7 /platform_preferences/* and
+// /trade_preferences/*). The bounds are exported so the SPA's steppers and the server use one table.
+import { z } from 'zod';
+import { resultOf } from './common';
+
+export interface PreferenceBound {
+  min: number;
+  max: number;
+  step: number;
+  /** Decimals shown by the stepper (SPEC.md §5). */
+  decimals: number;
+}
+
+/** Binance's highest leverage; the real cap is the platform's trade_leverage_max, checked by the server. */
+export const TRADE_LEVERAGE_LIMIT = 125;
+
+/** SPEC.md §5 "Platform preference" table. trade_leverage.max is replaced by the platform's maximum. */
+export const PLATFORM_PREFERENCE_BOUNDS = {
+  trade_margin: { min: 1.5, max: 1000, step: 0.25, decimals: 2 },
+  trade_leverage: { min: 1, max: TRADE_LEVERAGE_LIMIT, step: 1, decimals: 0 },
+  trade_stop_loss_percent: { min: 5, max: 100, step: 0.5, decimals: 1 },
+  trade_take_profit_percent: { min: 2, max: 100, step: 0.5, decimals: 1 },
+  trade_treiling_stop_percent: { min: 2, max: 100, step: 0.5, decimals: 1 },
+} as const satisfies Record<string, PreferenceBound>;
+
+/** SPEC.md §5 "Global preference" table; a delay of 0 means OFF. */
+export const TRADE_PREFERENCE_BOUNDS = {
+  trade_auto_open_delay: { min: 0, max: 60, step: 1, decimals: 0 },
+  trade_auto_close_delay: { min: 0, max: 60, step: 1, decimals: 0 },
+  minimal_accuracy: { min: 60, max: 100, step: 0.1, decimals: 2 },
+  trade_in_server_side: { min: 0, max: 1, step: 1, decimals: 0 },
+} as const satisfies Record<string, PreferenceBound>;
+
+/** trade_in_server_side values (SPEC.md §3). */
+export const TradeSide = { CLIENT: 0, SERVER: 1 } as const;
+export type TradeSide = (typeof TradeSide)[keyof typeof TradeSide];
+
+/** Tolerance for binary floating point: 60.300000000000004 is accepted as 60.3 (a stepper's sum). */
+const STEP_TOLERANCE = 1e-9;
+
+export function isOnStep(value: number, bound: PreferenceBound): boolean {
+  const steps = (value - bound.min) / bound.step;
+  return Math.abs(steps - Math.round(steps)) < STEP_TOLERANCE;
+}
+
+/** The value snapped to its step, so stored values carry no floating point noise. */
+export function snapToStep(value: number, bound: PreferenceBound): number {
+  const snapped = bound.min + Math.round((value - bound.min) / bound.step) * bound.step;
+  return Number(snapped.toFixed(Math.max(bound.decimals, 2)));
+}
+
+function bounded(bound: PreferenceBound) {
+  const base = bound.step === 1 ? z.number().int('Must be a whole number') : z.number();
+  return base
+    .min(bound.min, `Must be at least ${bound.min}`)
+    .max(bound.max, `Must be at most ${bound.max}`)
+    .refine((value) => isOnStep(value, bound), `Must be a multiple of ${bound.step}`)
+    .meta({ description: `From ${bound.min} to ${bound.max} in steps of ${bound.step}` });
+}
+
+const P = PLATFORM_PREFERENCE_BOUNDS;
+const T = TRADE_PREFERENCE_BOUNDS;
+
+export const platformPreferences = z
+  .object({
+    trade_margin: bounded(P.trade_margin),
+    trade_leverage: bounded(P.trade_leverage),
+    trade_stop_loss_percent: bounded(P.trade_stop_loss_percent),
+    trade_take_profit_percent: bounded(P.trade_take_profit_percent),
+    trade_treiling_stop_percent: bounded(P.trade_treiling_stop_percent),
+  })
+  .meta({ id: 'PlatformPreferences' });
+export type PlatformPreferences = z.infer<typeof platformPreferences>;
+
+export const setPlatformPreferencesBody = platformPreferences
+  .extend({ platform_uuid: z.uuid() })
+  .meta({ id: 'SetPlatformPreferencesBody' });
+export type SetPlatformPreferencesBody = z.infer<typeof setPlatformPreferencesBody>;
+
+export const platformPreferencesParams = z.object({ platform_uuid: z.uuid() });
+export const platformPreferencesAnswer = resultOf(platformPreferences);
+
+export const tradePreferences = z
+  .object({
+    trade_auto_open_delay: bounded(T.trade_auto_open_delay),
+    trade_auto_close_delay: bounded(T.trade_auto_close_delay),
+    minimal_accuracy: bounded(T.minimal_accuracy),
+    trade_in_server_side: z.union([z.literal(TradeSide.CLIENT), z.literal(TradeSide.SERVER)]),
+  })
+  .meta({ id: 'TradePreferences' });
+export type TradePreferences = z.infer<typeof tradePreferences>;
+export const setTradePreferencesBody = tradePreferences;
+export const tradePreferencesAnswer = resultOf(tradePreferences);

@@ -1,0 +1,67 @@
+// openDatabase: PGlite under DATA_DIR/pglite (in memory when no folder is given, for tests) or PostgreSQL
+// when DATABASE_URL is set (DESIGN.md "How things run"). The same migrations run at every open.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema';
+
+export { schema };
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  /** 'pglite' or 'postgres', for the start-up log. */
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface DatabaseConfig {
+  /** Folder for PGlite's files (DATA_DIR); undefined keeps the database in memory. */
+  dataDir?: string;
+  /** postgres://… selects PostgreSQL instead of PGlite. */
+  databaseUrl?: string;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+/** Arbitrary constant key of the advisory lock that serialises migrations of several instances. */
+const MIGRATION_LOCK_KEY = 5_617_293_001;
+
+export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  return openPglite(config.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+  let client: PGlite;
+  if (dataDir) {
+    const folder = path.join(dataDir, 'pglite');
+    fs.mkdirSync(folder, { recursive: true });
+    client = new PGlite(folder);
+  } else {
+    client = new PGlite();
+  }
+  const db = drizzlePglite({ client, schema });
+  await migratePglite(db, { migrationsFolder });
+  return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
+}
+
+async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const db = drizzlePg({ client: pool, schema });
+  const lockClient = await pool.connect();
+  try {
+    await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migratePg(db, { migrationsFolder });
+  } finally {
+    await lockClient.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    lockClient.release();
+  }
+  return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
+}

@@ -1,0 +1,162 @@
+// Drizzle schema: one definition for PGlite and PostgreSQL. Column names are the wire names of SPEC.md §3
+// where an entity has them. Times are timestamptz; secrets are stored only hashed or sealed.
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Server-wide secrets generated once (the access-token signing key), shared by every instance. */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  created_at: createdAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    user_uuid: uuid('user_uuid').primaryKey(),
+    /** Stored lower-cased: e-mail addresses are compared case-insensitively. */
+    user_email: text('user_email').notNull(),
+    user_nickname: text('user_nickname').notNull(),
+    /** scrypt$N$r$p$salt$hash (services/password.ts). */
+    password_hash: text('password_hash').notNull(),
+    /** 64 hex characters: the per-user key of the trade token envelope (DESIGN.md "Token vault"). */
+    user_trade_token_key: text('user_trade_token_key').notNull(),
+    created_at: createdAt(),
+  },
+  (table) => [uniqueIndex('users_user_email_key').on(table.user_email)],
+);
+
+/** Opaque refresh tokens, stored as SHA-256; a family is one login, rotated on every use. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    user_uuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.user_uuid, { onDelete: 'cascade' }),
+    family_uuid: uuid('family_uuid').notNull(),
+    created_at: createdAt(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Set when the token was exchanged for a new one; a later reuse is a theft signal. */
+    rotated_at: timestamp('rotated_at', { withTimezone: true }),
+    /** Set when the whole family was revoked (logout, detected reuse). */
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [index('refresh_tokens_family_idx').on(table.family_uuid)],
+);
+
+/** Single-use websocket tokens (SPEC.md §7 /auth/create_websocket_token/), stored as SHA-256. */
+export const websocketTokens = pgTable(
+  'websocket_tokens',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    user_uuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.user_uuid, { onDelete: 'cascade' }),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('websocket_tokens_expires_idx').on(table.expires_at)],
+);
+
+/** Failed attempts counted by the rate limiter (scope 'login' per e-mail, 'pin' per user and platform). */
+export const rateLimitEvents = pgTable(
+  'rate_limit_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    scope: text('scope').notNull(),
+    subject: text('subject').notNull(),
+    created_at: createdAt(),
+  },
+  (table) => [index('rate_limit_events_lookup_idx').on(table.scope, table.subject, table.created_at)],
+);
+
+export const platforms = pgTable('platforms', {
+  platform_uuid: uuid('platform_uuid').primaryKey(),
+  platform_name: text('platform_name').notNull(),
+  platform_background: text('platform_background').notNull(),
+  /** TradeTokenLevel scale; 3 = TRADE_AVAILABLE (SPEC.md §3). */
+  level: integer('level').notNull(),
+  trade_leverage_max: integer('trade_leverage_max').notNull(),
+  /** REST base URL; the paper platform's is rewritten at each start to the running paper exchange. */
+  base_url: text('base_url').notNull(),
+  /** false hides the platform (the paper platform when no paper exchange runs). */
+  enabled: boolean('enabled').notNull().default(true),
+  sort_order: integer('sort_order').notNull().default(0),
+});
+
+export const symbols = pgTable(
+  'symbols',
+  {
+    symbol_uuid: uuid('symbol_uuid').primaryKey(),
+    symbol_name: text('symbol_name').notNull(),
+    symbol_pair: text('symbol_pair').notNull(),
+    symbol_quantity_precision: integer('symbol_quantity_precision').notNull(),
+    symbol_price_precision: integer('symbol_price_precision').notNull(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('symbols_symbol_pair_key').on(table.symbol_pair)],
+);
+
+export const platformPreferences = pgTable(
+  'platform_preferences',
+  {
+    user_uuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.user_uuid, { onDelete: 'cascade' }),
+    platform_uuid: uuid('platform_uuid')
+      .notNull()
+      .references(() => platforms.platform_uuid, { onDelete: 'cascade' }),
+    trade_margin: doublePrecision('trade_margin').notNull(),
+    trade_leverage: integer('trade_leverage').notNull(),
+    trade_stop_loss_percent: doublePrecision('trade_stop_loss_percent').notNull(),
+    trade_take_profit_percent: doublePrecision('trade_take_profit_percent').notNull(),
+    trade_treiling_stop_percent: doublePrecision('trade_treiling_stop_percent').notNull(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.user_uuid, table.platform_uuid] })],
+);
+
+export const tradePreferences = pgTable('trade_preferences', {
+  user_uuid: uuid('user_uuid')
+    .primaryKey()
+    .references(() => users.user_uuid, { onDelete: 'cascade' }),
+  trade_auto_open_delay: integer('trade_auto_open_delay').notNull(),
+  trade_auto_close_delay: integer('trade_auto_close_delay').notNull(),
+  minimal_accuracy: doublePrecision('minimal_accuracy').notNull(),
+  trade_in_server_side: integer('trade_in_server_side').notNull(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Server-mode trade tokens: the trade-core envelope and the non-secret record fields (SPEC.md §3). */
+export const tradeTokens = pgTable(
+  'trade_tokens',
+  {
+    trade_token_uuid: uuid('trade_token_uuid').primaryKey(),
+    user_uuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.user_uuid, { onDelete: 'cascade' }),
+    platform_uuid: uuid('platform_uuid')
+      .notNull()
+      .references(() => platforms.platform_uuid, { onDelete: 'cascade' }),
+    envelope: text('envelope').notNull(),
+    message: text('message'),
+    level: integer('level').notNull(),
+    created_at: createdAt(),
+    /** Last use of the token for an exchange call ('Last used', SPEC.md §2). */
+    updated_at: timestamp('updated_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('trade_tokens_user_platform_key').on(table.user_uuid, table.platform_uuid)],
+);

@@ -1,0 +1,157 @@
+// /api/auth/* (SPEC.md §7): login, current user, refresh, websocket token, logout.
+// The refresh token lives only in an httpOnly, SameSite=Strict cookie scoped to /api/auth/, so page
+// scripts never see it; it rotates on every refresh.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  TOKEN_TYPE,
+  errorBody,
+  loginAnswer,
+  loginBody,
+  logoutAnswer,
+  meAnswer,
+  refreshAnswer,
+  websocketTokenAnswer,
+} from '../../../../contracts';
+import { bearerSecurity } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import { RateLimiter } from '../../services/rate-limiter';
+import { REFRESH_TOKEN_TTL_MS, WEBSOCKET_TOKEN_TTL_MS } from '../../services/sessions';
+import { checkCredentials, findUser, normalizeEmail } from '../../services/users';
+
+export const REFRESH_COOKIE = 'refresh_token';
+const REFRESH_COOKIE_PATH = '/api/auth/';
+/** Login rate limit: this many failures per e-mail within the window, then 429 (issue 5). */
+export const LOGIN_LIMIT = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+
+function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+  reply.setCookie(REFRESH_COOKIE, token, {
+    path: REFRESH_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    maxAge: REFRESH_TOKEN_TTL_MS / 1000,
+  });
+}
+
+function clearRefreshCookie(reply: FastifyReply) {
+  reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'strict' });
+}
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const loginLimiter = new RateLimiter(app.db, 'login', LOGIN_LIMIT, app.clock);
+  // Tokens must never be cached by a browser or a proxy.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  app.post(
+    '/login/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with e-mail and password',
+        body: loginBody,
+        response: { 200: loginAnswer, 400: errorBody, 429: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const email = normalizeEmail(request.body.user_email);
+      if (await loginLimiter.isBlocked(email)) {
+        throw new HttpError(429, 'Too many failed login attempts. Try again in 15 minutes');
+      }
+      const user = await checkCredentials(app.db, email, request.body.user_password);
+      if (!user) {
+        await loginLimiter.recordFailure(email);
+        // 400 rather than 401: a 401 would make the SPA try a token refresh (SPEC.md §7).
+        throw new HttpError(400, 'Incorrect email or password');
+      }
+      await loginLimiter.reset(email);
+      setRefreshCookie(request, reply, await app.sessions.issueRefreshToken(user.user_uuid));
+      return { result: { token_type: TOKEN_TYPE, access_token: app.issueAccessToken(user.user_uuid) } };
+    },
+  );
+
+  app.get(
+    '/refresh/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'New access token from the refresh cookie (rotates the cookie)',
+        response: { 200: refreshAnswer, 401: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const presented = request.cookies[REFRESH_COOKIE];
+      if (!presented) throw new HttpError(401, 'No refresh token');
+      const rotated = await app.sessions.rotateRefreshToken(presented);
+      if (!rotated) {
+        clearRefreshCookie(reply);
+        throw new HttpError(401, 'Invalid or expired refresh token');
+      }
+      setRefreshCookie(request, reply, rotated.token);
+      return { result: { token_type: TOKEN_TYPE, access_token: app.issueAccessToken(rotated.userUuid) } };
+    },
+  );
+
+  app.post(
+    '/logout/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the refresh token of the cookie (the access token expires on its own)',
+        response: { 200: logoutAnswer },
+      },
+    },
+    async (request, reply) => {
+      const presented = request.cookies[REFRESH_COOKIE];
+      if (presented) await app.sessions.revokeRefreshToken(presented);
+      clearRefreshCookie(reply);
+      return { result: { logged_out: true as const } };
+    },
+  );
+
+  await app.register(async (authenticated) => {
+    authenticated.addHook('onRequest', app.authenticate);
+
+    authenticated.get(
+      '/me/',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'The current user',
+          security: bearerSecurity,
+          response: { 200: meAnswer, 401: errorBody },
+        },
+      },
+      async (request) => {
+        const user = await findUser(app.db, request.userUuid);
+        if (!user) throw new HttpError(401, 'User not found');
+        return {
+          result: {
+            user_uuid: user.user_uuid,
+            user_email: user.user_email,
+            user_nickname: user.user_nickname,
+            user_trade_token_key: user.user_trade_token_key,
+          },
+        };
+      },
+    );
+
+    authenticated.get(
+      '/create_websocket_token/',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'A single-use token for /api/ws_core/{token}',
+          security: bearerSecurity,
+          response: { 200: websocketTokenAnswer, 401: errorBody },
+        },
+      },
+      async (request) => {
+        const token = await app.sessions.issueWebsocketToken(request.userUuid);
+        return { result: { token, expires_in: WEBSOCKET_TOKEN_TTL_MS / 1000 } };
+      },
+    );
+  });
+};

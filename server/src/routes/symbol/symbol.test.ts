@@ -1,0 +1,75 @@
+// GET /api/symbol/get_available_symbols_dict/: symbols filled from the paper exchange's exchangeInfo, with
+// precisions from LOT_SIZE stepSize and PRICE_FILTER tickSize, and uuids that stay put.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYMBOLS, startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
+import type { SymbolInfo } from '../../../../contracts';
+import { decimalsOfStep, syncSymbols } from '../../services/symbols';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+
+let exchange: PaperExchangeHandle;
+let t: TestApp;
+let headers: { authorization: string };
+
+beforeAll(async () => {
+  exchange = await startPaperExchange({ port: 0, seed: 9 });
+  t = await createTestApp({ exchange });
+  headers = (await signUpAndLogIn(t.app)).headers;
+});
+afterAll(async () => {
+  await t?.close();
+  await exchange?.close();
+});
+
+const URL = '/api/symbol/get_available_symbols_dict/';
+
+async function symbolDict(): Promise<Record<string, SymbolInfo>> {
+  const response = await t.app.inject({ method: 'GET', url: URL, headers });
+  expect(response.statusCode).toBe(200);
+  return response.json().result.symbol_dict;
+}
+
+describe('GET /api/symbol/get_available_symbols_dict/', () => {
+  it('lists every symbol of the exchange keyed by its uuid', async () => {
+    const dict = await symbolDict();
+    const byPair = Object.fromEntries(Object.values(dict).map((s) => [s.symbol_pair, s]));
+    expect(Object.keys(byPair).sort()).toEqual(SYMBOLS.map((s) => s.symbol).sort());
+    for (const [uuid, item] of Object.entries(dict)) expect(item.symbol_uuid).toBe(uuid);
+    // BTCUSDT: LOT_SIZE stepSize 0.001, PRICE_FILTER tickSize 0.10 (not pricePrecision, binance-fapi.md §4).
+    expect(byPair.BTCUSDT).toEqual({
+      symbol_uuid: expect.any(String),
+      symbol_name: 'BTC',
+      symbol_pair: 'BTCUSDT',
+      symbol_quantity_precision: 3,
+      symbol_price_precision: 1,
+    });
+    expect(byPair.DOGEUSDT).toMatchObject({
+      symbol_name: 'DOGE',
+      symbol_quantity_precision: 0,
+      symbol_price_precision: 5,
+    });
+  });
+
+  it('keeps each symbol’s uuid when the exchange is read again', async () => {
+    const before = await symbolDict();
+    await syncSymbols(t.db, exchange.url);
+    expect(await symbolDict()).toEqual(before);
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await t.app.inject({ method: 'GET', url: URL })).statusCode).toBe(401);
+  });
+});
+
+describe('decimalsOfStep', () => {
+  it.each([
+    ['0.001', 3],
+    ['0.0010', 3],
+    ['0.10', 1],
+    ['1', 0],
+    ['10', 0],
+    ['0.00000100', 6],
+    ['1e-8', 8],
+  ])('%s has %i decimals', (step, decimals) => {
+    expect(decimalsOfStep(step)).toBe(decimals);
+  });
+});

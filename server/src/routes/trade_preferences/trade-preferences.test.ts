@@ -1,0 +1,64 @@
+// /api/trade_preferences/*: defaults for a new user and SPEC.md §5 "Global preference" bounds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TRADE_PREFERENCES } from '../../services/preferences';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+
+let t: TestApp;
+let headers: { authorization: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  headers = (await signUpAndLogIn(t.app)).headers;
+});
+afterAll(async () => t.close());
+
+const read = () => t.app.inject({ method: 'GET', url: '/api/trade_preferences/get_preferences/', headers });
+const save = (payload: object) =>
+  t.app.inject({ method: 'POST', url: '/api/trade_preferences/set_preferences/', headers, payload });
+
+const good = {
+  trade_auto_open_delay: 5,
+  trade_auto_close_delay: 60,
+  minimal_accuracy: 72.5,
+  trade_in_server_side: 1,
+};
+
+describe('trade preferences', () => {
+  it('answers the defaults before anything is saved', async () => {
+    const response = await read();
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ result: DEFAULT_TRADE_PREFERENCES });
+  });
+
+  it('saves and reads back the four values', async () => {
+    expect((await save(good)).json()).toEqual({ result: good });
+    expect((await read()).json()).toEqual({ result: good });
+  });
+
+  it('accepts minimal_accuracy on its 0.1 step despite floating point noise', async () => {
+    const response = await save({ ...good, minimal_accuracy: 60 + 0.1 * 3 });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().result.minimal_accuracy).toBe(60.3);
+  });
+
+  it.each([
+    ['trade_auto_open_delay', -1],
+    ['trade_auto_open_delay', 61],
+    ['trade_auto_open_delay', 1.5],
+    ['trade_auto_close_delay', 61],
+    ['minimal_accuracy', 59.9],
+    ['minimal_accuracy', 100.1],
+    ['minimal_accuracy', 70.05],
+    ['trade_in_server_side', 2],
+  ])('answers 400 naming %s for %s', async (field, value) => {
+    const response = await save({ ...good, [field]: value });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toMatch(new RegExp(`^${field}: `));
+  });
+
+  it('answers 400 for a missing field and 401 without a token', async () => {
+    const { minimal_accuracy: _omitted, ...rest } = good;
+    expect((await save(rest)).statusCode).toBe(400);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/trade_preferences/get_preferences/' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,128 @@
+// /api/trade_token/* (SPEC.md §4 server mode, §7): create, read with the PIN, revoke.
+// A wrong PIN is answered 200 with the record at level WRONG_PIN_CODE and SPEC.md §4's message, so the SPA
+// shows the same 'WRONG PIN CODE' state as in client mode (docs/decisions.md "Accounts and settings").
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  TradeTokenLevel,
+  TradeTokenMessage,
+  changeTradeTokenPinBody,
+  createTradeTokenBody,
+  errorBody,
+  getTradeTokenBody,
+  revokeTradeTokenAnswer,
+  revokeTradeTokenBody,
+  tradeTokenAnswer,
+} from '../../../../contracts';
+import { bearerSecurity } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import { TradeTokenAccess } from '../../services/trade-token-access';
+import {
+  WrongPinError,
+  changeTradeTokenPin,
+  createTradeToken,
+  revokeTradeToken,
+  toRecord,
+} from '../../services/trade-tokens';
+
+export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const access = new TradeTokenAccess(app.db, app.clock);
+
+  app.post(
+    '/create_trade_token/',
+    {
+      schema: {
+        tags: ['trade_token'],
+        summary: 'Seal and store exchange credentials under the PIN (replaces an earlier token)',
+        security: bearerSecurity,
+        body: createTradeTokenBody,
+        response: { 200: tradeTokenAnswer, 400: errorBody, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => {
+      await access.platformOr404(request.body.platform_uuid);
+      const owner = {
+        user_uuid: request.userUuid,
+        user_trade_token_key: await access.userKey(request.userUuid),
+      };
+      const row = await createTradeToken(app.db, owner, request.body, app.clock());
+      return { result: toRecord(row, TradeTokenLevel.TRADE_AVAILABLE) };
+    },
+  );
+
+  app.post(
+    '/get_trade_token/',
+    {
+      schema: {
+        tags: ['trade_token'],
+        summary: 'The token record; level WRONG_PIN_CODE when the PIN does not open it',
+        security: bearerSecurity,
+        body: getTradeTokenBody,
+        response: { 200: tradeTokenAnswer, 400: errorBody, 401: errorBody, 404: errorBody, 429: errorBody },
+      },
+    },
+    async (request) => {
+      const { platform_uuid, pin_code } = request.body;
+      try {
+        const { row } = await access.open(request.userUuid, platform_uuid, pin_code);
+        return { result: toRecord(row, TradeTokenLevel.TRADE_AVAILABLE) };
+      } catch (error) {
+        if (!(error instanceof WrongPinError)) throw error;
+        return {
+          result: toRecord(error.row, TradeTokenLevel.WRONG_PIN_CODE, TradeTokenMessage.WRONG_PIN_CODE),
+        };
+      }
+    },
+  );
+
+  app.post(
+    '/change_pin_code/',
+    {
+      schema: {
+        tags: ['trade_token'],
+        summary: 'Re-encrypt the token under a new PIN (not in SPEC.md §7; client mode re-encrypts locally)',
+        security: bearerSecurity,
+        body: changeTradeTokenPinBody,
+        response: {
+          200: tradeTokenAnswer,
+          400: errorBody,
+          401: errorBody,
+          403: errorBody,
+          404: errorBody,
+          429: errorBody,
+        },
+      },
+    },
+    async (request) => {
+      const { platform_uuid, pin_code, new_pin_code } = request.body;
+      try {
+        const { row } = await access.open(request.userUuid, platform_uuid, pin_code);
+        const key = await access.userKey(request.userUuid);
+        const updated = await changeTradeTokenPin(app.db, row, pin_code, new_pin_code, key);
+        return { result: toRecord(updated, TradeTokenLevel.TRADE_AVAILABLE) };
+      } catch (error) {
+        // 403, not 401: a 401 would make the SPA refresh its session, which cannot fix a PIN.
+        if (error instanceof WrongPinError) throw new HttpError(403, TradeTokenMessage.WRONG_PIN_CODE);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/revoke_trade_token/',
+    {
+      schema: {
+        tags: ['trade_token'],
+        summary: 'Delete the token of a platform (idempotent)',
+        security: bearerSecurity,
+        body: revokeTradeTokenBody,
+        response: { 200: revokeTradeTokenAnswer, 400: errorBody, 401: errorBody },
+      },
+    },
+    async (request) => {
+      const { platform_uuid } = request.body;
+      const revoked = await revokeTradeToken(app.db, request.userUuid, platform_uuid);
+      return { result: { platform_uuid, revoked } };
+    },
+  );
+};

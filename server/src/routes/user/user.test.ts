@@ -1,0 +1,72 @@
+// POST /api/user/ (sign-up): SPEC.md §5 rules on the server, duplicate e-mail answered 409.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthMessage } from '../../../../contracts';
+import { TEST_PASSWORD, createTestApp, type TestApp } from '../../services/testing';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+const valid = {
+  user_email: 'Ada.Lovelace@Example.com',
+  user_nickname: 'ada_l',
+  user_password: TEST_PASSWORD,
+  user_password_repeat: TEST_PASSWORD,
+};
+
+function signup(payload: object) {
+  return t.app.inject({ method: 'POST', url: '/api/user/', payload });
+}
+
+describe('POST /api/user/', () => {
+  it('creates a user and answers its public fields (the e-mail lower-cased)', async () => {
+    const response = await signup(valid);
+    expect(response.statusCode).toBe(201);
+    const { result } = response.json();
+    expect(result).toEqual({
+      user_uuid: expect.any(String),
+      user_email: 'ada.lovelace@example.com',
+      user_nickname: 'ada_l',
+    });
+    expect(response.body).not.toContain(TEST_PASSWORD);
+  });
+
+  it('refuses a second account for the same e-mail in any letter case with 409', async () => {
+    const response = await signup({ ...valid, user_email: 'ADA.LOVELACE@example.COM' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ detail: 'A user with this email already exists' });
+  });
+
+  it.each([
+    [{ user_email: 'not-an-email' }, `user_email: ${AuthMessage.INCORRECT_EMAIL}`],
+    [{ user_email: '' }, `user_email: ${AuthMessage.FIELD_REQUIRED}`],
+    [{ user_nickname: 'abc' }, `user_nickname: ${AuthMessage.NICKNAME_MIN}`],
+    [{ user_password: 'Ab1!', user_password_repeat: 'Ab1!' }, `user_password: ${AuthMessage.PASSWORD_MIN}`],
+    [
+      { user_password: 'abcdef1!', user_password_repeat: 'abcdef1!' },
+      `user_password: ${AuthMessage.PASSWORD_CHARACTERS}`,
+    ],
+    [
+      { user_password: 'Abcdefg!', user_password_repeat: 'Abcdefg!' },
+      `user_password: ${AuthMessage.PASSWORD_CHARACTERS}`,
+    ],
+    [
+      { user_password: 'Abcdef12', user_password_repeat: 'Abcdef12' },
+      `user_password: ${AuthMessage.PASSWORD_CHARACTERS}`,
+    ],
+    [{ user_password_repeat: 'Other#12' }, `user_password_repeat: ${AuthMessage.PASSWORDS_MUST_MATCH}`],
+  ])('answers 400 naming the field for %o', async (change, detail) => {
+    const response = await signup({ ...valid, user_email: 'someone.else@example.com', ...change });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ detail });
+  });
+
+  it('answers 400 "Field is required" for a missing field', async () => {
+    const { user_nickname: _omitted, ...rest } = valid;
+    const response = await signup({ ...rest, user_email: 'third@example.com' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ detail: `user_nickname: ${AuthMessage.FIELD_REQUIRED}` });
+  });
+});

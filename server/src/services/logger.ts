@@ -1,0 +1,71 @@
+// The process logger. Secrets never reach a log (issue 5, DESIGN.md): credential headers, the fields of
+// request bodies and answers that carry passwords, PINs, exchange keys or the user's token key, and the
+// websocket token in /api/ws_core/{token} URLs are redacted wherever they appear.
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+/** Field names whose values are secret wherever they appear (bodies, answers, error contexts). */
+export const SECRET_FIELDS = [
+  'api_key',
+  'api_secret',
+  'pin_code',
+  'user_password',
+  'user_password_repeat',
+  'user_trade_token_key',
+  'access_token',
+  'envelope',
+] as const;
+
+export const REDACTED = '[redacted]';
+
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-mbx-apikey"]',
+  'res.headers["set-cookie"]',
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`, `*.*.*.${field}`]),
+];
+
+/** /api/ws_core/<token> → /api/ws_core/[redacted] (the token is a bearer credential until used). */
+export function redactUrl(url: string | undefined): string | undefined {
+  return url?.replace(/(\/ws_core\/)[^/?#]+/, `$1${REDACTED}`);
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** Drizzle puts a failed query's parameters (hashes, keys, envelopes) into its message: cut them out. */
+const QUERY_PARAMS = /\nparams: [\s\S]*?(?=\n {4}at |$)/g;
+
+function serializeError(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (!serialized || typeof serialized !== 'object') return serialized;
+  const scrub = (text: unknown) =>
+    typeof text === 'string' ? text.replace(QUERY_PARAMS, `\nparams: ${REDACTED}`) : text;
+  const { params: _params, ...rest } = serialized;
+  return { ...rest, message: scrub(rest.message), stack: scrub(rest.stack) };
+}
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      serializers: {
+        err: serializeError,
+        req: (request: LoggedRequest) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
+      },
+    },
+    destination,
+  );
+}

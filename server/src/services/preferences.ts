@@ -1,0 +1,110 @@
+// Platform preferences and global trade preferences (SPEC.md §3, §5). A user without saved values gets
+// the defaults below (docs/decisions.md "Accounts and settings"); saving stores a row.
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  PLATFORM_PREFERENCE_BOUNDS,
+  TRADE_PREFERENCE_BOUNDS,
+  snapToStep,
+  type PlatformPreferences,
+  type TradePreferences,
+} from '../../../contracts';
+import type { Database } from '../db';
+import { platformPreferences, tradePreferences } from '../db/schema';
+
+export const DEFAULT_PLATFORM_PREFERENCES: PlatformPreferences = {
+  trade_margin: 10,
+  trade_leverage: 10,
+  trade_stop_loss_percent: 10,
+  trade_take_profit_percent: 5,
+  trade_treiling_stop_percent: 3,
+};
+
+export const DEFAULT_TRADE_PREFERENCES: TradePreferences = {
+  trade_auto_open_delay: 0,
+  trade_auto_close_delay: 0,
+  minimal_accuracy: 60,
+  trade_in_server_side: 0,
+};
+
+/** Saved values, or the defaults with the leverage capped by the platform's maximum. */
+export async function getPlatformPreferences(
+  db: Database,
+  userUuid: string,
+  platform: { platform_uuid: string; trade_leverage_max: number },
+): Promise<PlatformPreferences> {
+  const [row] = await db
+    .select()
+    .from(platformPreferences)
+    .where(
+      and(
+        eq(platformPreferences.user_uuid, userUuid),
+        eq(platformPreferences.platform_uuid, platform.platform_uuid),
+      ),
+    );
+  if (!row) {
+    const trade_leverage = Math.min(DEFAULT_PLATFORM_PREFERENCES.trade_leverage, platform.trade_leverage_max);
+    return { ...DEFAULT_PLATFORM_PREFERENCES, trade_leverage };
+  }
+  return {
+    trade_margin: row.trade_margin,
+    trade_leverage: row.trade_leverage,
+    trade_stop_loss_percent: row.trade_stop_loss_percent,
+    trade_take_profit_percent: row.trade_take_profit_percent,
+    trade_treiling_stop_percent: row.trade_treiling_stop_percent,
+  };
+}
+
+/** Values already validated against SPEC.md §5; stored snapped to their steps. */
+export async function setPlatformPreferences(
+  db: Database,
+  userUuid: string,
+  platformUuid: string,
+  values: PlatformPreferences,
+): Promise<PlatformPreferences> {
+  const P = PLATFORM_PREFERENCE_BOUNDS;
+  const stored: PlatformPreferences = {
+    trade_margin: snapToStep(values.trade_margin, P.trade_margin),
+    trade_leverage: values.trade_leverage,
+    trade_stop_loss_percent: snapToStep(values.trade_stop_loss_percent, P.trade_stop_loss_percent),
+    trade_take_profit_percent: snapToStep(values.trade_take_profit_percent, P.trade_take_profit_percent),
+    trade_treiling_stop_percent: snapToStep(
+      values.trade_treiling_stop_percent,
+      P.trade_treiling_stop_percent,
+    ),
+  };
+  await db
+    .insert(platformPreferences)
+    .values({ user_uuid: userUuid, platform_uuid: platformUuid, ...stored })
+    .onConflictDoUpdate({
+      target: [platformPreferences.user_uuid, platformPreferences.platform_uuid],
+      set: { ...stored, updated_at: sql`now()` },
+    });
+  return stored;
+}
+
+export async function getTradePreferences(db: Database, userUuid: string): Promise<TradePreferences> {
+  const [row] = await db.select().from(tradePreferences).where(eq(tradePreferences.user_uuid, userUuid));
+  if (!row) return { ...DEFAULT_TRADE_PREFERENCES };
+  return {
+    trade_auto_open_delay: row.trade_auto_open_delay,
+    trade_auto_close_delay: row.trade_auto_close_delay,
+    minimal_accuracy: row.minimal_accuracy,
+    trade_in_server_side: row.trade_in_server_side === 1 ? 1 : 0,
+  };
+}
+
+export async function setTradePreferences(
+  db: Database,
+  userUuid: string,
+  values: TradePreferences,
+): Promise<TradePreferences> {
+  const stored: TradePreferences = {
+    ...values,
+    minimal_accuracy: snapToStep(values.minimal_accuracy, TRADE_PREFERENCE_BOUNDS.minimal_accuracy),
+  };
+  await db
+    .insert(tradePreferences)
+    .values({ user_uuid: userUuid, ...stored })
+    .onConflictDoUpdate({ target: tradePreferences.user_uuid, set: { ...stored, updated_at: sql`now()` } });
+  return stored;
+}

@@ -1,0 +1,118 @@
+// Refresh tokens and websocket tokens (SPEC.md §7 /auth/refresh/, /auth/create_websocket_token/).
+// Refresh tokens rotate on every use; presenting a rotated token again revokes its whole family (one login),
+// except within a short grace period, so that two tabs or parallel requests refreshing at once do not log
+// the trader out.
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import type { Database } from '../db';
+import { refreshTokens, websocketTokens } from '../db/schema';
+import { hashOpaqueToken, newOpaqueToken } from './opaque-token';
+
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A rotated token still refreshes for this long (concurrent refreshes of one browser). */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+export const WEBSOCKET_TOKEN_TTL_MS = 60_000;
+
+export class SessionStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private now(): Date {
+    return new Date(this.clock());
+  }
+
+  /** A refresh token for a new login, or the next one of an existing family. */
+  async issueRefreshToken(userUuid: string, familyUuid: string = randomUUID()): Promise<string> {
+    const token = newOpaqueToken();
+    const now = this.clock();
+    await this.db.insert(refreshTokens).values({
+      token_hash: hashOpaqueToken(token),
+      user_uuid: userUuid,
+      family_uuid: familyUuid,
+      created_at: new Date(now),
+      expires_at: new Date(now + REFRESH_TOKEN_TTL_MS),
+    });
+    await this.db
+      .delete(refreshTokens)
+      .where(and(eq(refreshTokens.user_uuid, userUuid), lt(refreshTokens.expires_at, new Date(now))));
+    return token;
+  }
+
+  /** Exchanges a refresh token for a new one; undefined when it is unknown, expired, revoked or reused. */
+  async rotateRefreshToken(token: string): Promise<{ userUuid: string; token: string } | undefined> {
+    const now = this.now();
+    const tokenHash = hashOpaqueToken(token);
+    const [claimed] = await this.db
+      .update(refreshTokens)
+      .set({ rotated_at: now })
+      .where(
+        and(
+          eq(refreshTokens.token_hash, tokenHash),
+          isNull(refreshTokens.rotated_at),
+          isNull(refreshTokens.revoked_at),
+          gt(refreshTokens.expires_at, now),
+        ),
+      )
+      .returning();
+    if (claimed) {
+      return {
+        userUuid: claimed.user_uuid,
+        token: await this.issueRefreshToken(claimed.user_uuid, claimed.family_uuid),
+      };
+    }
+    const [row] = await this.db.select().from(refreshTokens).where(eq(refreshTokens.token_hash, tokenHash));
+    if (!row || row.revoked_at || row.expires_at <= now || !row.rotated_at) return undefined;
+    if (now.getTime() - row.rotated_at.getTime() <= REFRESH_REUSE_GRACE_MS) {
+      return { userUuid: row.user_uuid, token: await this.issueRefreshToken(row.user_uuid, row.family_uuid) };
+    }
+    await this.revokeFamily(row.family_uuid);
+    return undefined;
+  }
+
+  /** Logout: revokes the login the token belongs to. */
+  async revokeRefreshToken(token: string): Promise<void> {
+    const [row] = await this.db
+      .select({ family_uuid: refreshTokens.family_uuid })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.token_hash, hashOpaqueToken(token)));
+    if (row) await this.revokeFamily(row.family_uuid);
+  }
+
+  private async revokeFamily(familyUuid: string): Promise<void> {
+    await this.db
+      .update(refreshTokens)
+      .set({ revoked_at: this.now() })
+      .where(and(eq(refreshTokens.family_uuid, familyUuid), isNull(refreshTokens.revoked_at)));
+  }
+
+  async issueWebsocketToken(userUuid: string): Promise<string> {
+    const token = newOpaqueToken();
+    const now = this.clock();
+    await this.db.delete(websocketTokens).where(lt(websocketTokens.expires_at, new Date(now)));
+    await this.db.insert(websocketTokens).values({
+      token_hash: hashOpaqueToken(token),
+      user_uuid: userUuid,
+      expires_at: new Date(now + WEBSOCKET_TOKEN_TTL_MS),
+    });
+    return token;
+  }
+
+  /** The user of a valid, unused websocket token, marking it used in the same statement (single use). */
+  async consumeWebsocketToken(token: string): Promise<string | undefined> {
+    const now = this.now();
+    const [row] = await this.db
+      .update(websocketTokens)
+      .set({ used_at: now })
+      .where(
+        and(
+          eq(websocketTokens.token_hash, hashOpaqueToken(token)),
+          isNull(websocketTokens.used_at),
+          gt(websocketTokens.expires_at, now),
+        ),
+      )
+      .returning({ user_uuid: websocketTokens.user_uuid });
+    return row?.user_uuid;
+  }
+}

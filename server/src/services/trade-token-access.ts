@@ -1,0 +1,64 @@
+// Opening a server-mode trade token for a request (SPEC.md §4): the platform and the token must exist, and
+// wrong PINs are limited per user and platform, because with the envelope and the user key both on the
+// server a 5-character PIN is all that stands between a stolen access token and the exchange key.
+import type { TradeTokenContent } from '../../../contracts';
+import type { Database } from '../db';
+import { HttpError } from '../plugins/errors';
+import { findPlatform, type PlatformRecord } from './platforms';
+import { RateLimiter } from './rate-limiter';
+import { WrongPinError, findTradeToken, openTradeToken, type TradeTokenRow } from './trade-tokens';
+import { findUser } from './users';
+
+export const PIN_LIMIT = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+export const TRADE_TOKEN_NOT_FOUND = 'Trade token not found';
+
+export interface OpenedToken {
+  platform: PlatformRecord;
+  row: TradeTokenRow;
+  content: TradeTokenContent;
+}
+
+export class TradeTokenAccess {
+  private readonly limiter: RateLimiter;
+
+  constructor(
+    private readonly db: Database,
+    clock: () => number,
+  ) {
+    this.limiter = new RateLimiter(db, 'pin', PIN_LIMIT, clock);
+  }
+
+  async platformOr404(platformUuid: string): Promise<PlatformRecord> {
+    const platform = await findPlatform(this.db, platformUuid);
+    if (!platform) throw new HttpError(404, `platform_uuid: unknown platform ${platformUuid}`);
+    return platform;
+  }
+
+  async userKey(userUuid: string): Promise<string> {
+    const user = await findUser(this.db, userUuid);
+    if (!user) throw new HttpError(401, 'User not found');
+    return user.user_trade_token_key;
+  }
+
+  /**
+   * The decrypted token. 404 without a platform or token, 429 after too many wrong PINs; a wrong PIN
+   * throws WrongPinError (carrying the row) for the caller to answer as its call requires.
+   */
+  async open(userUuid: string, platformUuid: string, pinCode: string): Promise<OpenedToken> {
+    const platform = await this.platformOr404(platformUuid);
+    const row = await findTradeToken(this.db, userUuid, platformUuid);
+    if (!row) throw new HttpError(404, TRADE_TOKEN_NOT_FOUND);
+    const subject = `${userUuid}:${platformUuid}`;
+    if (await this.limiter.isBlocked(subject)) {
+      throw new HttpError(429, 'Too many wrong PIN codes for this trade token. Try again in 15 minutes');
+    }
+    try {
+      const content = openTradeToken(row, pinCode, await this.userKey(userUuid));
+      await this.limiter.reset(subject);
+      return { platform, row, content };
+    } catch (error) {
+      if (error instanceof WrongPinError) await this.limiter.recordFailure(subject);
+      throw error;
+    }
+  }
+}

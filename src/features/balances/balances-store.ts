@@ -1,0 +1,83 @@
+// Account balance per platform_uuid (SPEC.md §3, §4 "Balance retrieval per platform"). Client mode (0) reads
+// the exchange account with the decrypted token; server mode (1) asks the API. Any failure removes the
+// platform's stored balance. The total sums total_margin_balance in exact decimals (trade-core).
+import { proxy } from 'valtio';
+import type { AccountBalance } from '../../../contracts/balances';
+import { TradeSide } from '../../../contracts/preferences';
+import { TradeTokenLevel } from '../../../contracts/trade-tokens';
+import { sumDecimals } from '../../lib/trade-core';
+import { authStore } from '../auth/auth-store';
+import { addNotification, NotificationType } from '../notifications/notifications-store';
+import { platformsStore } from '../platforms/platforms-store';
+import { tradeSide } from '../preferences/preferences-store';
+import { getPinCode, pinCodeStore } from '../trade-tokens/pin-code-store';
+import { readTokenEnvelope } from '../trade-tokens/token-storage';
+import { withTradeTokenContent } from '../trade-tokens/token-vault';
+import { getAccountBalance } from './api/get-account-balance';
+import { getExchangeAccountBalance } from './api/get-exchange-account-balance';
+
+interface BalancesState {
+  balance_by_platform_uuid: Record<string, AccountBalance>;
+}
+
+export const balancesStore = proxy<BalancesState>({ balance_by_platform_uuid: {} });
+
+export function removePlatformBalance(platformUuid: string): void {
+  delete balancesStore.balance_by_platform_uuid[platformUuid];
+}
+
+async function readBalance(platformUuid: string): Promise<AccountBalance | undefined> {
+  const pinCode = getPinCode(platformUuid);
+  if (!pinCode) return undefined;
+  if (tradeSide() === TradeSide.SERVER) {
+    return getAccountBalance({ pin_code: pinCode, platform_uuid: platformUuid });
+  }
+  const platform = platformsStore.platform_dict[platformUuid];
+  // The client-side method runs only on a platform where trading is available, with a PIN and a user.
+  if (!platform || platform.level !== TradeTokenLevel.TRADE_AVAILABLE) return undefined;
+  const user = authStore.user;
+  if (!user) {
+    addNotification(NotificationType.ERROR, 'notification.current_user_not_found');
+    return undefined;
+  }
+  const envelope = readTokenEnvelope(platformUuid);
+  if (!envelope) return undefined;
+  return withTradeTokenContent(
+    envelope,
+    { pinCode, platformUuid, userTradeTokenKey: user.user_trade_token_key },
+    (credentials) => getExchangeAccountBalance(platform.platform_url, credentials),
+  );
+}
+
+/** Reads one platform's balance; on any failure (or a missing PIN or token) its stored balance is removed. */
+export async function loadPlatformBalance(platformUuid: string): Promise<void> {
+  const pinCode = getPinCode(platformUuid);
+  try {
+    const balance = await readBalance(platformUuid);
+    // The PIN was removed or changed (or the token revoked) while the call ran: this answer is stale.
+    if (getPinCode(platformUuid) !== pinCode) return;
+    if (balance) balancesStore.balance_by_platform_uuid[platformUuid] = balance;
+    else removePlatformBalance(platformUuid);
+  } catch (error) {
+    console.error(error);
+    removePlatformBalance(platformUuid);
+  }
+}
+
+/** Refreshes every platform that has a PIN (the others cannot have a balance). */
+export async function loadAllBalances(): Promise<void> {
+  const withPin = Object.keys(pinCodeStore.pin_code_by_platform_uuid);
+  for (const uuid of Object.keys(balancesStore.balance_by_platform_uuid)) {
+    if (!withPin.includes(uuid)) removePlatformBalance(uuid);
+  }
+  await Promise.all(withPin.map((uuid) => loadPlatformBalance(uuid)));
+}
+
+/** Sum of total_margin_balance over the platforms, as an exact decimal string (SPEC.md §2 balance widget). */
+export function totalMarginBalance(balances: Readonly<Record<string, AccountBalance>>): string {
+  return sumDecimals(Object.values(balances).map((balance) => balance.total_margin_balance));
+}
+
+export function resetBalancesStore(): void {
+  balancesStore.balance_by_platform_uuid = {};
+}

@@ -1,0 +1,73 @@
+import '@testing-library/jest-dom/vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { initTestI18n } from '../../../app/testing/i18n-test';
+import { authStore, resetAuthStore } from '../../auth/auth-store';
+import { platformsStore, resetPlatformsStore } from '../../platforms/platforms-store';
+import { balancesStore, resetBalancesStore } from '../balances-store';
+import { BalanceWidget } from './balance-widget';
+
+const A = '11111111-1111-4111-8111-111111111111';
+const B = '33333333-3333-4333-8333-333333333333';
+const balance = (total: number) => ({
+  available_balance: total - 1,
+  total_margin_balance: total,
+  total_unrealized_profit: 0.5,
+  total_wallet_balance: total - 0.5,
+});
+
+beforeAll(async () => {
+  await loadTradeCoreForTests();
+  await initTestI18n();
+});
+beforeEach(() => {
+  resetAuthStore();
+  resetPlatformsStore();
+  resetBalancesStore();
+});
+afterEach(cleanup);
+
+describe('BalanceWidget', () => {
+  test('hidden without a user or before the platform list is loaded', () => {
+    render(<BalanceWidget />);
+    expect(screen.queryByTestId('balance-widget')).toBeNull();
+  });
+
+  test('shows the summed total_margin_balance with 2 decimals and " $", and opens "Accounts Balance"', async () => {
+    authStore.user = {
+      user_uuid: A,
+      user_email: 'a@b.c',
+      user_nickname: 'abcd',
+      user_trade_token_key: 'a'.repeat(64),
+    };
+    platformsStore.platform_dict = {
+      [A]: {
+        platform_uuid: A,
+        platform_name: 'Paper Futures',
+        platform_background: '#00f',
+        level: 3,
+        trade_leverage_max: 20,
+        platform_url: 'x',
+      },
+      [B]: {
+        platform_uuid: B,
+        platform_name: 'Binance',
+        platform_background: '#ff0',
+        level: 3,
+        trade_leverage_max: 125,
+        platform_url: 'y',
+      },
+    };
+    platformsStore.is_loaded = true;
+    balancesStore.balance_by_platform_uuid = { [A]: balance(100.1), [B]: balance(50.255) };
+    render(<BalanceWidget />);
+    expect(screen.getByTestId('balance-widget')).toHaveTextContent('150.36 $');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('balance-widget'));
+    });
+    expect(screen.getByRole('dialog', { name: 'Accounts Balance' })).toBeInTheDocument();
+    expect(await screen.findAllByTestId('balance-item')).toHaveLength(2);
+    expect(screen.getByTestId('balance-total')).toHaveTextContent('150.36 $');
+  });
+});

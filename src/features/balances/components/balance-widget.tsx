@@ -1,0 +1,66 @@
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { BALANCE_DECIMALS } from '../../../config/constants';
+import { Loader, Modal, ModalSize } from '../../../components/ui';
+import { formatFixed } from '../../../lib/format';
+import { authStore } from '../../auth/auth-store';
+import { platformsStore } from '../../platforms/platforms-store';
+import { balancesStore, totalMarginBalance } from '../balances-store';
+import './balances.css';
+
+const BalancesModalContent = lazy(() =>
+  import('./balances-modal-content').then((module) => ({ default: module.BalancesModalContent })),
+);
+
+/**
+ * Header widget: the summed total_margin_balance with 2 decimals and ' $' (SPEC.md §2). Shown to a logged-in
+ * user once the platform list is loaded; opens the small 'Accounts Balance' modal with lazy content.
+ */
+export function BalanceWidget() {
+  const { t } = useTranslation();
+  const { user } = useSnapshot(authStore);
+  const { is_loaded } = useSnapshot(platformsStore);
+  const { balance_by_platform_uuid } = useSnapshot(balancesStore);
+  const [isOpen, setIsOpen] = useState(false);
+  if (!user || !is_loaded) return null;
+  const total = formatFixed(totalMarginBalance(balance_by_platform_uuid), BALANCE_DECIMALS);
+  return (
+    <>
+      <button
+        type="button"
+        className="header-chip balance-widget"
+        title={t('balance.title')}
+        onClick={() => setIsOpen(true)}
+        data-testid="balance-widget"
+      >
+        <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+          <rect
+            x="1.5"
+            y="3.5"
+            width="13"
+            height="10"
+            rx="2"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.4"
+          />
+          <path d="M10.5 8.5h2" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+          <path
+            d="M3.5 3.5l7-2v2"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.4"
+            strokeLinejoin="round"
+          />
+        </svg>
+        <span className="numeric">{total} $</span>
+      </button>
+      <Modal isOpen={isOpen} onClose={() => setIsOpen(false)} title={t('balance.title')} size={ModalSize.S}>
+        <Suspense fallback={<Loader fill />}>
+          <BalancesModalContent />
+        </Suspense>
+      </Modal>
+    </>
+  );
+}

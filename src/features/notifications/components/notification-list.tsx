@@ -1,0 +1,49 @@
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { closeNotification, notificationsStore } from '../notifications-store';
+import { NOTIFICATION_PALETTE, NotificationDescription, RelativeTime, useNow } from './notification-text';
+import './notifications.css';
+
+/** The floating list of visible notifications, newest first. */
+export function NotificationList() {
+  const { t } = useTranslation();
+  const { notification_list } = useSnapshot(notificationsStore);
+  const now = useNow();
+  const visible = notification_list.filter((item) => item.isVisible).reverse();
+  return (
+    <div className="notification-stack" aria-live="polite" aria-relevant="additions">
+      {visible.map((item) => (
+        <div
+          key={item.uuid}
+          className={`notification-toast palette-${NOTIFICATION_PALETTE[item.type]}`}
+          role={item.type === 'Error' ? 'alert' : 'status'}
+          data-testid="notification"
+          data-type={item.type}
+        >
+          <div className="notification-head">
+            <span className="notification-type">{t(`notification.type.${item.type}`)}</span>
+            <RelativeTime createdAt={item.created_at} now={now} />
+            <button
+              type="button"
+              className="icon-button notification-close"
+              aria-label={t('common.close')}
+              onClick={() => closeNotification(item.uuid)}
+            >
+              <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+                <path
+                  d="M3 3l10 10M13 3L3 13"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                />
+              </svg>
+            </button>
+          </div>
+          <div className="notification-body">
+            <NotificationDescription description={item.description} />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { TRADE_PREFERENCE_BOUNDS, TradeSide, type TradePreferences } from '../../../../contracts/preferences';
+import { Loader, Stepper } from '../../../components/ui';
+import { loadTradePreferences, preferencesStore, saveTradePreferences } from '../preferences-store';
+import { useDebouncedSave } from './use-debounced-save';
+import './preferences.css';
+
+const FIELDS = [
+  'trade_auto_open_delay',
+  'trade_auto_close_delay',
+  'minimal_accuracy',
+  'trade_in_server_side',
+] as const;
+
+/** Global trade preferences (SPEC.md §2): delays show OFF at 0, trade_in_server_side shows Client or Server. */
+export function GlobalPreferencesPanel() {
+  const { t } = useTranslation();
+  const { trade_preferences, is_trade_preferences_loading } = useSnapshot(preferencesStore);
+  const { values, edit, isChanging } = useDebouncedSave<TradePreferences>(
+    trade_preferences,
+    saveTradePreferences,
+  );
+
+  useEffect(() => {
+    // The session loads them once a user exists; this covers a failed or missing first read.
+    if (!preferencesStore.trade_preferences && !preferencesStore.is_trade_preferences_loading) {
+      void loadTradePreferences();
+    }
+  }, []);
+
+  const labels: Record<(typeof FIELDS)[number], Readonly<Record<number, string>> | undefined> = {
+    trade_auto_open_delay: { 0: t('preferences.off') },
+    trade_auto_close_delay: { 0: t('preferences.off') },
+    minimal_accuracy: undefined,
+    trade_in_server_side: {
+      [TradeSide.CLIENT]: t('preferences.client'),
+      [TradeSide.SERVER]: t('preferences.server'),
+    },
+  };
+
+  return (
+    <section className="panel" aria-labelledby="global-preferences-title">
+      <div className="panel-header">
+        <h2 id="global-preferences-title" className="panel-title">
+          {t('preferences.global_title')}
+        </h2>
+        <SaveState isChanging={isChanging} />
+      </div>
+      <div className="panel-body">
+        {!values ? (
+          is_trade_preferences_loading ? (
+            <Loader fill />
+          ) : (
+            <p className="muted">{t('preferences.unavailable')}</p>
+          )
+        ) : (
+          <div className="preference-grid is-global">
+            {FIELDS.map((field) => {
+              const bound = TRADE_PREFERENCE_BOUNDS[field];
+              return (
+                <div key={field} className="preference-item" data-testid={`preference-${field}`}>
+                  <span className="preference-label">{t(`preferences.field.${field}`)}</span>
+                  <Stepper
+                    label={t(`preferences.field.${field}`)}
+                    value={values[field]}
+                    min={bound.min}
+                    max={bound.max}
+                    step={bound.step}
+                    decimals={bound.decimals}
+                    labels={labels[field]}
+                    onChange={(value) => edit(field, value as TradePreferences[typeof field])}
+                  />
+                  <span className="preference-hint">{t(`preferences.hint.${field}`)}</span>
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** 'Saving…' while edits wait for the debounce, so the trader knows the change is not lost. */
+export function SaveState({ isChanging }: { isChanging: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <span className={isChanging ? 'save-state is-changing' : 'save-state'} aria-live="polite">
+      {isChanging ? t('preferences.saving') : ''}
+    </span>
+  );
+}

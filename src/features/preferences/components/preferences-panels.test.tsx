@@ -1,0 +1,155 @@
+import '@testing-library/jest-dom/vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import type { Platform } from '../../../../contracts/platforms';
+import { initTestI18n } from '../../../app/testing/i18n-test';
+import { PREFERENCE_SAVE_DEBOUNCE_MS } from '../../../config/constants';
+import { notificationsStore, resetNotificationsStore } from '../../notifications/notifications-store';
+import { resetPreferencesStore } from '../preferences-store';
+import { GlobalPreferencesPanel } from './global-preferences-panel';
+import { PlatformPreferencesPanel } from './platform-preferences-panel';
+
+const api = vi.hoisted(() => ({
+  getTradePreferences: vi.fn(),
+  setTradePreferences: vi.fn(),
+  getPlatformPreferences: vi.fn(),
+  setPlatformPreferences: vi.fn(),
+}));
+vi.mock('../api/get-trade-preferences', () => ({ getTradePreferences: api.getTradePreferences }));
+vi.mock('../api/set-trade-preferences', () => ({ setTradePreferences: api.setTradePreferences }));
+vi.mock('../api/get-platform-preferences', () => ({ getPlatformPreferences: api.getPlatformPreferences }));
+vi.mock('../api/set-platform-preferences', () => ({ setPlatformPreferences: api.setPlatformPreferences }));
+
+const GLOBAL = {
+  trade_auto_open_delay: 1,
+  trade_auto_close_delay: 0,
+  minimal_accuracy: 60,
+  trade_in_server_side: 0,
+};
+const PLATFORM_PREFS = {
+  trade_margin: 10,
+  trade_leverage: 19,
+  trade_stop_loss_percent: 5,
+  trade_take_profit_percent: 2,
+  trade_treiling_stop_percent: 2,
+};
+const PLATFORM: Platform = {
+  platform_uuid: '11111111-1111-4111-8111-111111111111',
+  platform_name: 'Paper Futures',
+  platform_background: '#334455',
+  level: 3,
+  trade_leverage_max: 20,
+  platform_url: 'http://127.0.0.1:8081',
+};
+
+beforeAll(async () => {
+  await loadTradeCoreForTests();
+  await initTestI18n();
+});
+beforeEach(() => {
+  for (const fn of Object.values(api)) fn.mockReset();
+  api.getTradePreferences.mockResolvedValue(GLOBAL);
+  api.getPlatformPreferences.mockResolvedValue(PLATFORM_PREFS);
+  resetPreferencesStore();
+  resetNotificationsStore();
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const messages = () => notificationsStore.notification_list.map((item) => item.description[0]);
+const within = (testId: string) => screen.getByTestId(testId);
+const button = (testId: string, name: RegExp) =>
+  Array.from(within(testId).querySelectorAll('button')).find((b) =>
+    name.test(b.getAttribute('aria-label') ?? ''),
+  )!;
+
+describe('global preferences', () => {
+  test('delay 0 shows OFF and trade_in_server_side shows Client', async () => {
+    render(<GlobalPreferencesPanel />);
+    await screen.findByTestId('preference-trade_auto_close_delay');
+    expect(within('preference-trade_auto_close_delay')).toHaveTextContent('OFF');
+    expect(within('preference-trade_in_server_side')).toHaveTextContent('Client');
+    expect(within('preference-minimal_accuracy')).toHaveTextContent('60.00');
+  });
+
+  test('an edit is saved 2 s after the last edit, once, with a success notification', async () => {
+    render(<GlobalPreferencesPanel />);
+    await screen.findByTestId('preference-trade_in_server_side');
+    vi.useFakeTimers();
+    api.setTradePreferences.mockResolvedValue(undefined);
+    fireEvent.click(button('preference-trade_in_server_side', /Increase/));
+    expect(within('preference-trade_in_server_side')).toHaveTextContent('Server');
+    act(() => vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS - 1));
+    fireEvent.click(button('preference-trade_auto_open_delay', /Increase/));
+    act(() => vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS - 1));
+    expect(api.setTradePreferences).not.toHaveBeenCalled();
+    await act(async () => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(api.setTradePreferences).toHaveBeenCalledTimes(1);
+    expect(api.setTradePreferences).toHaveBeenCalledWith({
+      ...GLOBAL,
+      trade_auto_open_delay: 2,
+      trade_in_server_side: 1,
+    });
+    expect(messages()).toContain('notification.update_trade_preferences_success');
+  });
+
+  test('values edited back to the loaded ones are not saved', async () => {
+    render(<GlobalPreferencesPanel />);
+    await screen.findByTestId('preference-trade_auto_open_delay');
+    vi.useFakeTimers();
+    fireEvent.click(button('preference-trade_auto_open_delay', /Increase/));
+    fireEvent.click(button('preference-trade_auto_open_delay', /Decrease/));
+    await act(async () => {
+      vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS * 2);
+    });
+    expect(api.setTradePreferences).not.toHaveBeenCalled();
+  });
+
+  test('a failed save shows the error notification and the loaded values again', async () => {
+    render(<GlobalPreferencesPanel />);
+    await screen.findByTestId('preference-trade_auto_open_delay');
+    vi.useFakeTimers();
+    api.setTradePreferences.mockRejectedValue(new Error('Must be at most 60'));
+    fireEvent.click(button('preference-trade_auto_open_delay', /Increase/));
+    await act(async () => {
+      vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS);
+    });
+    expect(messages()).toContain('notification.update_trade_preferences_error');
+    expect(within('preference-trade_auto_open_delay')).toHaveTextContent('1');
+  });
+});
+
+describe('platform preferences', () => {
+  test('the SPEC table: decimals, and leverage capped by the platform maximum', async () => {
+    render(<PlatformPreferencesPanel platform={PLATFORM} />);
+    await screen.findByTestId('preference-trade_leverage');
+    expect(within('preference-trade_margin')).toHaveTextContent('10.00');
+    expect(within('preference-trade_stop_loss_percent')).toHaveTextContent('5.0');
+    expect(button('preference-trade_stop_loss_percent', /Decrease/)).toBeDisabled();
+    fireEvent.click(button('preference-trade_leverage', /Increase/));
+    expect(within('preference-trade_leverage')).toHaveTextContent('20');
+    expect(button('preference-trade_leverage', /Increase/)).toBeDisabled();
+  });
+
+  test('a change is saved with the platform_uuid and a success notification', async () => {
+    render(<PlatformPreferencesPanel platform={PLATFORM} />);
+    await screen.findByTestId('preference-trade_margin');
+    vi.useFakeTimers();
+    api.setPlatformPreferences.mockResolvedValue(undefined);
+    fireEvent.click(button('preference-trade_margin', /Increase/));
+    await act(async () => {
+      vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS);
+    });
+    expect(api.setPlatformPreferences).toHaveBeenCalledWith({
+      platform_uuid: PLATFORM.platform_uuid,
+      ...PLATFORM_PREFS,
+      trade_margin: 10.25,
+    });
+    expect(messages()).toContain('notification.update_platform_preferences_success');
+  });
+});

@@ -1,0 +1,79 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import type { Platform } from '../../../../contracts/platforms';
+import { TradeSide } from '../../../../contracts/preferences';
+import { Loader, PlatformChip } from '../../../components/ui';
+import { loadPlatforms, platformsStore, sortedPlatforms } from '../../platforms/platforms-store';
+import { PinCodePanel } from '../../trade-tokens/components/pin-code-panel';
+import { TradeTokenPanel } from '../../trade-tokens/components/trade-token-panel';
+import { TradeTokenStatusChip } from '../../trade-tokens/components/trade-token-status-chip';
+import { TradeTokenLevel } from '../../trade-tokens/token-level';
+import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { preferencesStore } from '../preferences-store';
+import { GlobalPreferencesPanel } from './global-preferences-panel';
+import { PlatformPreferencesPanel } from './platform-preferences-panel';
+import './preferences.css';
+
+function PlatformCard({ platform }: { platform: Platform }) {
+  const { t } = useTranslation();
+  const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
+  const level = token_by_platform_uuid[platform.platform_uuid]?.level ?? TradeTokenLevel.NO_TRADE_TOKEN;
+  return (
+    <section className="panel platform-card" aria-label={platform.platform_name} data-testid="platform-card">
+      <div className="panel-header">
+        <PlatformChip name={platform.platform_name} background={platform.platform_background} />
+        <TradeTokenStatusChip level={level} />
+      </div>
+      <div className="platform-card-body">
+        <PlatformPreferencesPanel platform={platform} />
+        <div className="platform-section">
+          <h3 className="section-title">{t('pin.title')}</h3>
+          <PinCodePanel platformUuid={platform.platform_uuid} />
+        </div>
+        <div className="platform-section">
+          <h3 className="section-title">{t('trade_token.title')}</h3>
+          <TradeTokenPanel platform={platform} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** /trade_preferences (SPEC.md §2): global preferences, then per platform its preferences, PIN and token. */
+export function TradePreferencesPage() {
+  const { t } = useTranslation();
+  const { platform_dict, is_loaded } = useSnapshot(platformsStore);
+  const { trade_preferences } = useSnapshot(preferencesStore);
+  const platforms = sortedPlatforms(platform_dict);
+
+  useEffect(() => {
+    if (!platformsStore.is_loaded) void loadPlatforms();
+  }, []);
+
+  const mode = trade_preferences?.trade_in_server_side;
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1 className="page-title">{t('nav.trade_preferences')}</h1>
+        {mode !== undefined ? (
+          <span className="muted mode-note">
+            {mode === TradeSide.SERVER
+              ? t('preferences.mode_server_note')
+              : t('preferences.mode_client_note')}
+          </span>
+        ) : null}
+      </div>
+      <GlobalPreferencesPanel />
+      {!is_loaded ? (
+        <Loader fill />
+      ) : (
+        <div className="platform-list">
+          {platforms.map((platform) => (
+            <PlatformCard key={platform.platform_uuid} platform={platform} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+// Accounts and settings (issue 5) in a real browser against `npm start`: sign-up, access rules, theme and
+// language, PIN, a paper-exchange trade token in client mode, the balance widget, logout.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { launchBrowser, screenshot, startApp, type RunningApp } from './harness';
+
+let app: RunningApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function newPage(width = 1440, height = 900): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+async function signUp(page: Page, email: string) {
+  await page.getByTestId('sidebar').getByRole('button', { name: 'Sign Up' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign Up' });
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Nickname').fill('paper-trader');
+  await dialog.getByLabel('Password', { exact: true }).fill('Abcdef1!');
+  await dialog.getByLabel('Repeat password').fill('Abcdef1!');
+  await dialog.getByRole('button', { name: 'Sign Up' }).click();
+  await page.getByTestId('profile-block').waitFor({ timeout: 15_000 });
+}
+
+test('unknown paths go to /404 and protected routes to / without a user', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(`${app.baseUrl}/no/such/page`);
+  await page.getByText('404').waitFor();
+  expect(new URL(page.url()).pathname).toBe('/404');
+  await page.goto(`${app.baseUrl}/trade_preferences`);
+  await page.getByTestId('sidebar').getByRole('button', { name: 'Log In' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/');
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('the login form keeps submit disabled while invalid and shows the SPEC messages', async () => {
+  const { page } = await newPage();
+  await page.goto(app.baseUrl);
+  await page.getByTestId('sidebar').getByRole('button', { name: 'Log In' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log In' });
+  await dialog.getByLabel('Email').fill('not-an-email');
+  await dialog.getByLabel('Password').fill('abc');
+  await dialog.getByText('Incorrect email').waitFor();
+  await dialog.getByText('Minimum 6 characters').waitFor();
+  expect(await dialog.getByRole('button', { name: 'Log In' }).isDisabled()).toBe(true);
+  await dialog.getByLabel('Email').fill('nobody@example.com');
+  await dialog.getByLabel('Password').fill('Abcdef1!');
+  await dialog.getByRole('button', { name: 'Log In' }).click();
+  await dialog.getByTestId('auth-server-error').waitFor();
+  expect(await dialog.getByTestId('auth-server-error').innerText()).toBe('Incorrect email or password');
+  await page.close();
+});
+
+test('a new trader signs up, sets a PIN, creates a paper account and sees a balance', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(app.baseUrl);
+  await signUp(page, `trader-${Date.now()}@example.com`);
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  await card.waitFor({ timeout: 15_000 });
+  expect(await card.getByTestId('trade-token-status').innerText()).toBe('NO TRADE TOKEN');
+  await card.getByText('Please set PIN Code for adding Trade Token').waitFor();
+
+  await card.getByRole('button', { name: 'Enter PIN Code' }).click();
+  const pin = card.getByPlaceholder('Pin Code');
+  await pin.fill('1234');
+  expect(await card.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+  await pin.fill('12345');
+  await card.getByRole('button', { name: 'Save' }).click();
+  expect(await card.getByTestId('pin-mask').innerText()).toBe('*****');
+
+  await card.getByRole('button', { name: 'Create paper account' }).click();
+  await expect.poll(() => card.getByTestId('api-key-input').inputValue(), { timeout: 15_000 }).not.toBe('');
+  await card.getByRole('button', { name: 'Save' }).click();
+  await card.getByTestId('trade-token-details').waitFor({ timeout: 15_000 });
+  expect(await card.getByTestId('trade-token-status').innerText()).toBe('AVAILABLE');
+
+  // Client mode: only the envelope is stored, under the platform_uuid; never the PIN or the credentials.
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  expect(stored).toContain('v1$argon2id$');
+  expect(stored).not.toContain('12345');
+
+  const balance = page.getByTestId('balance-widget');
+  await expect
+    .poll(async () => Number((await balance.innerText()).replace(/[^0-9.]/g, '')), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+  await balance.click();
+  const balanceDialog = page.getByRole('dialog', { name: 'Accounts Balance' });
+  await balanceDialog.getByTestId('balance-total').waitFor();
+  expect(await balanceDialog.getByTestId('balance-total').innerText()).toBe(await balance.innerText());
+  await page.waitForTimeout(200);
+  await screenshot(page, 'accounts-balance-modal');
+  await page.keyboard.press('Escape');
+
+  // Changing the PIN keeps the token (it is re-encrypted).
+  await card.getByRole('button', { name: 'Change PIN Code' }).click();
+  await card.getByPlaceholder('Pin Code').fill('54321');
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(() => card.getByTestId('trade-token-status').innerText()).toBe('AVAILABLE');
+
+  // Theme and language.
+  await page.getByTestId('theme-toggle').click();
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('app_light_theme');
+  await page.getByTestId('language-ua').click();
+  await page.getByRole('link', { name: 'Налаштування торгівлі' }).waitFor();
+  await screenshot(page, 'accounts-preferences-light-ua');
+  await page.getByTestId('language-en').click();
+
+  // Revoke clears the token and the PIN.
+  await card.getByRole('button', { name: 'Revoke Trade Token' }).click();
+  await expect.poll(() => card.getByTestId('trade-token-status').innerText()).toBe('NO TRADE TOKEN');
+  await card.getByRole('button', { name: 'Enter PIN Code' }).waitFor();
+
+  // Logout clears storage and returns to /.
+  await page.getByTestId('logout').click();
+  await page.getByTestId('sidebar').getByRole('button', { name: 'Log In' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/');
+  expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('at 375×812 the sidebar is an overlay opened by the hamburger', async () => {
+  const { page } = await newPage(375, 812);
+  await page.goto(app.baseUrl);
+  await page.getByTestId('hamburger').click();
+  await page.getByTestId('sidebar').waitFor({ state: 'visible' });
+  await screenshot(page, 'accounts-mobile-sidebar');
+  await page.getByTestId('hamburger').click();
+  await page.getByTestId('sidebar').waitFor({ state: 'hidden' });
+  await page.close();
+});
