@@ -7,7 +7,8 @@ import { HttpError } from '../plugins/errors';
 import { findPlatform, type PlatformRecord } from './platforms';
 import { RateLimiter } from './rate-limiter';
 import { WrongPinError, findTradeToken, openTradeToken, type TradeTokenRow } from './trade-tokens';
-import { findUser } from './users';
+import type { SecretBox } from './secret-box';
+import { findUser, userTradeTokenKey } from './users';
 
 export const PIN_LIMIT = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
 export const TRADE_TOKEN_NOT_FOUND = 'Trade token not found';
@@ -23,6 +24,7 @@ export class TradeTokenAccess {
 
   constructor(
     private readonly db: Database,
+    private readonly box: SecretBox,
     clock: () => number,
   ) {
     this.limiter = new RateLimiter(db, 'pin', PIN_LIMIT, clock);
@@ -37,7 +39,7 @@ export class TradeTokenAccess {
   async userKey(userUuid: string): Promise<string> {
     const user = await findUser(this.db, userUuid);
     if (!user) throw new HttpError(401, 'User not found');
-    return user.user_trade_token_key;
+    return userTradeTokenKey(this.box, user);
   }
 
   /**

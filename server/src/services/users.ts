@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db';
 import { users } from '../db/schema';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import type { SecretBox } from './secret-box';
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -26,6 +27,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 export async function createUser(
   db: Database,
+  box: SecretBox,
   input: { user_email: string; user_nickname: string; user_password: string },
 ): Promise<UserRecord> {
   const user_email = normalizeEmail(input.user_email);
@@ -42,7 +44,8 @@ export async function createUser(
         user_email,
         user_nickname: input.user_nickname,
         password_hash: await hashPassword(input.user_password),
-        user_trade_token_key: randomBytes(32).toString('hex'),
+        // Stored sealed: the key plus a PIN opens a server-mode token (services/secret-box.ts).
+        user_trade_token_key: box.seal(randomBytes(32).toString('hex')),
       })
       .returning();
     return row!;
@@ -69,4 +72,9 @@ export async function checkCredentials(
 export async function findUser(db: Database, userUuid: string): Promise<UserRecord | undefined> {
   const [user] = await db.select().from(users).where(eq(users.user_uuid, userUuid));
   return user;
+}
+
+/** The user's user_trade_token_key (256-bit hex), opened from its sealed form in the database. */
+export function userTradeTokenKey(box: SecretBox, user: UserRecord): string {
+  return box.open(user.user_trade_token_key);
 }

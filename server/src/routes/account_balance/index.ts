@@ -15,7 +15,7 @@ import { WrongPinError, touchTradeToken } from '../../services/trade-tokens';
 
 export const accountBalanceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
-  const access = new TradeTokenAccess(app.db, app.clock);
+  const access = new TradeTokenAccess(app.db, app.secretBox, app.clock);
 
   app.post(
     '/get_account_balance/',

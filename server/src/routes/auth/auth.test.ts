@@ -1,5 +1,7 @@
 // /api/auth/*: login, current user, refresh-token rotation and revocation, login rate limit, 401 on
 // missing, forged or expired access tokens (SPEC.md §7; issue 5).
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
 import { ACCESS_TOKEN_TTL_S } from '../../services/access-token';
@@ -86,6 +88,15 @@ describe('GET /api/auth/me/', () => {
       user_nickname: 'grace',
       user_trade_token_key: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
+  });
+
+  it('keeps user_trade_token_key sealed in the database, so a dump alone does not hold it', async () => {
+    const user = await signUpAndLogIn(t.app, 'heidi');
+    const key = (await me(user.headers.authorization)).json().result.user_trade_token_key as string;
+    const [row] = await t.app.db.select().from(users).where(eq(users.user_uuid, user.user_uuid));
+    expect(row?.user_trade_token_key.startsWith('sb1.')).toBe(true);
+    expect(row?.user_trade_token_key).not.toContain(key);
+    expect(t.app.secretBox.open(row!.user_trade_token_key)).toBe(key);
   });
 
   it('answers 401 without a token, with a forged or malformed one, and after expiry', async () => {

@@ -17,7 +17,7 @@ import { bearerSecurity } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { RateLimiter } from '../../services/rate-limiter';
 import { REFRESH_TOKEN_TTL_MS, WEBSOCKET_TOKEN_TTL_MS } from '../../services/sessions';
-import { checkCredentials, findUser, normalizeEmail } from '../../services/users';
+import { checkCredentials, findUser, normalizeEmail, userTradeTokenKey } from '../../services/users';
 
 export const REFRESH_COOKIE = 'refresh_token';
 const REFRESH_COOKIE_PATH = '/api/auth/';
@@ -132,7 +132,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
             user_uuid: user.user_uuid,
             user_email: user.user_email,
             user_nickname: user.user_nickname,
-            user_trade_token_key: user.user_trade_token_key,
+            user_trade_token_key: userTradeTokenKey(app.secretBox, user),
           },
         };
       },

@@ -26,7 +26,7 @@ import {
 
 export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
-  const access = new TradeTokenAccess(app.db, app.clock);
+  const access = new TradeTokenAccess(app.db, app.secretBox, app.clock);
 
   app.post(
     '/create_trade_token/',

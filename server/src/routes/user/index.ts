@@ -17,7 +17,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       try {
-        const user = await createUser(app.db, request.body);
+        const user = await createUser(app.db, app.secretBox, request.body);
         reply.status(201);
         return {
           result: {

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { loadMasterKey, SecretBox } from './secret-box';
+
+describe('SecretBox', () => {
+  const box = new SecretBox(randomBytes(32));
+
+  test('opens what it sealed, and the sealed text does not contain the secret', () => {
+    const secret = 'a'.repeat(64);
+    const sealed = box.seal(secret);
+    expect(sealed.startsWith('sb1.')).toBe(true);
+    expect(sealed).not.toContain(secret);
+    expect(box.open(sealed)).toBe(secret);
+    expect(box.seal(secret)).not.toBe(sealed); // a fresh nonce every time
+  });
+
+  test('refuses altered text and text sealed under another key', () => {
+    const sealed = box.seal('secret');
+    const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
+    expect(() => box.open(flipped)).toThrow();
+    expect(() => new SecretBox(randomBytes(32)).open(sealed)).toThrow();
+    expect(() => box.open('0123abcd')).toThrow('not a sealed secret');
+  });
+});
+
+describe('loadMasterKey', () => {
+  test('takes SIGNALDESK_MASTER_KEY when set and refuses a wrong length', () => {
+    const key = randomBytes(32);
+    expect(loadMasterKey({ env: { SIGNALDESK_MASTER_KEY: key.toString('base64url') } })).toEqual(key);
+    expect(() => loadMasterKey({ env: { SIGNALDESK_MASTER_KEY: 'c2hvcnQ' } })).toThrow('32 bytes');
+  });
+
+  test('creates DATA_DIR/master.key once, readable by the owner only, and keeps it across starts', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-key-'));
+    try {
+      const first = loadMasterKey({ dataDir: dir });
+      const second = loadMasterKey({ dataDir: dir });
+      expect(second).toEqual(first);
+      expect(fs.statSync(path.join(dir, 'master.key')).mode & 0o777).toBe(0o600);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,64 @@
+// Seals server-held secrets that must not be readable from a database dump alone (DESIGN.md "Server mode":
+// "a database dump alone reveals no exchange secret"). The per-user user_trade_token_key is one of the two
+// inputs of a server-mode token envelope; stored in the clear beside the envelopes, only the 5-character PIN
+// would stand between a dump and the exchange keys. So it is stored sealed with AES-256-GCM under a master
+// key that lives outside the database: SIGNALDESK_MASTER_KEY (shared by every instance on one PostgreSQL),
+// else a file DATA_DIR/master.key (mode 0600) created on first start.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const PREFIX = 'sb1.';
+const KEY_BYTES = 32;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== KEY_BYTES) throw new Error(`the master key must be ${KEY_BYTES} bytes`);
+  }
+
+  /** 'sb1.' + base64url(nonce ‖ ciphertext ‖ tag). */
+  seal(plaintext: string): string {
+    const nonce = randomBytes(NONCE_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return PREFIX + Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url');
+  }
+
+  /** Opens what seal() wrote; throws when the text was altered or sealed under another key. */
+  open(sealed: string): string {
+    if (!sealed.startsWith(PREFIX)) throw new Error('not a sealed secret');
+    const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64url');
+    if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('sealed secret too short');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, NONCE_BYTES));
+    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+    const body = raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES);
+    return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  }
+}
+
+/**
+ * The master key: SIGNALDESK_MASTER_KEY (32 bytes, base64 or base64url) when set; else DATA_DIR/master.key,
+ * created on first start; with neither (tests on an in-memory database) a random key for this process.
+ */
+export function loadMasterKey(options: { env?: NodeJS.ProcessEnv; dataDir?: string }): Buffer {
+  const fromEnv = options.env?.SIGNALDESK_MASTER_KEY;
+  if (fromEnv) {
+    const key = Buffer.from(fromEnv, 'base64url');
+    if (key.length !== KEY_BYTES) throw new Error(`SIGNALDESK_MASTER_KEY must encode ${KEY_BYTES} bytes`);
+    return key;
+  }
+  if (!options.dataDir) return randomBytes(KEY_BYTES);
+  const file = path.join(options.dataDir, 'master.key');
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  try {
+    // 'wx' fails if the file exists, so two processes starting together keep the first key.
+    fs.writeFileSync(file, randomBytes(KEY_BYTES).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
+  if (key.length !== KEY_BYTES) throw new Error(`${file} does not hold a ${KEY_BYTES}-byte key`);
+  return key;
+}
