@@ -12,6 +12,7 @@ import { bitcoinInformation } from './engine/bitcoin-information';
 import type { MarketFeed } from './engine/market-feed';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
+import { loadMasterKey, SecretBox } from './services/secret-box';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { SocketHub, websocketPlugin } from './plugins/websocket';
@@ -21,6 +22,7 @@ import { paperExchangeRoutes } from './routes/paper_exchange';
 import { platformRoutes } from './routes/platform';
 import { platformPreferencesRoutes } from './routes/platform_preferences';
 import { publicRoutes } from './routes/public';
+import { signalRoutes } from './routes/signal';
 import { symbolRoutes } from './routes/symbol';
 import { tradePreferencesRoutes } from './routes/trade_preferences';
 import { tradeTokenRoutes } from './routes/trade_token';
@@ -31,6 +33,8 @@ import { keepSymbolsSynced } from './services/symbols';
 export interface AppDeps {
   feed: MarketFeed;
   db: Database;
+  /** Seals secrets stored in the database; a random key when absent (tests on an in-memory database). */
+  secretBox?: SecretBox;
   hub?: SocketHub;
   /** Folder of the built SPA; not served when absent. */
   staticDir?: string;
@@ -53,7 +57,10 @@ export async function buildApp(deps: AppDeps) {
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);
-  await app.register(dbPlugin, { db: deps.db });
+  await app.register(dbPlugin, {
+    db: deps.db,
+    secretBox: deps.secretBox ?? new SecretBox(loadMasterKey({})),
+  });
   await app.register(fastifyCookie);
   await app.register(authPlugin, { clock: deps.clock });
 
@@ -77,6 +84,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(
     async (api) => {
       await api.register(publicRoutes, { prefix: '/public', feed: deps.feed });
+      await api.register(signalRoutes, { prefix: '/signal', feed: deps.feed });
       await api.register(userRoutes, { prefix: '/user' });
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(platformRoutes, { prefix: '/platform' });

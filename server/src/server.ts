@@ -5,9 +5,10 @@ import { startPaperExchange } from '../../paper-exchange/src/index';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
-import { BITCOIN_SYMBOL, bitcoinInformation } from './engine/bitcoin-information';
-import { MarketFeed } from './engine/market-feed';
+import { startLiveCore } from './engine/live-core';
+import { followedSymbols, MarketFeed } from './engine/market-feed';
 import { initTradeCore } from './lib/trade-core';
+import { loadMasterKey, SecretBox } from './services/secret-box';
 import { createLogger } from './services/logger';
 
 const config = loadConfig();
@@ -36,27 +37,21 @@ async function main() {
     log.info(`paper exchange on ${exchangeUrl}`);
   }
 
-  const feed = new MarketFeed(exchangeUrl, exchangeWsUrl, [BITCOIN_SYMBOL], log);
-  await feed.start();
+  const feed = new MarketFeed(exchangeUrl, exchangeWsUrl, await followedSymbols(exchangeUrl, log), log);
   const { app, hub } = await buildApp({
     feed,
     db: database.db,
+    secretBox: new SecretBox(loadMasterKey({ env: process.env, dataDir: config.dataDir })),
     staticDir: config.staticDir,
     logger: log,
     exchangeUrl,
     paperExchangeUrl,
   });
 
-  // bitcoin_public_information_from_core to every socket on each bitcoin mark price (1 s stream).
-  feed.on('tick', (tick) => {
-    if (tick.symbol !== BITCOIN_SYMBOL || hub.size === 0) return;
-    const info = bitcoinInformation(feed);
-    if (info)
-      hub.broadcast({
-        event: 'bitcoin_public_information_from_core',
-        message: { bitcoin_public_information: info },
-      });
-  });
+  // Prices, bitcoin information and signals to the sockets (engine/live-core.ts). The feed starts after,
+  // so the candles it loads at start already reach the signal engine.
+  const core = await startLiveCore({ feed, db: database.db, hub, log });
+  await feed.start();
 
   await app.listen({ port: config.port, host: config.host });
   log.info(`Signaldesk on http://localhost:${config.port}`);
@@ -64,6 +59,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     log.info(`${signal}: shutting down`);
     await feed.close();
+    await core.close();
     await app.close();
     await closeExchange?.();
     await database.close();

@@ -1,9 +1,14 @@
-// Market feed: follows the exchange's mark-price stream for the given symbols (combined stream,
-// binance-fapi.md §10) and keeps the latest mark per symbol plus a short per-second history.
-// Reconnects with capped exponential backoff; starts from the REST premiumIndex so a price is known
-// before the first stream frame.
+// Market feed: one combined stream (binance-fapi.md §10) with the mark price (1 s) and the 1-minute klines of
+// every followed symbol. It keeps the latest mark per symbol and the closed candles (market-analytics.ts,
+// which computes trend_moment), seeds the candles from REST klines at start, fills a gap left by a lost
+// connection from REST before the next closed candle, and reconnects with capped exponential backoff.
+// Events: 'tick' for each mark price, 'candle' for each closed candle (live = false for REST candles).
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
+import { candleFromKlineRow, candleFromStreamKline, MINUTE_MS, type Candle } from './candles';
+import { fetchExchangeSymbols } from '../services/symbols';
+import { BITCOIN_SYMBOL } from './bitcoin-information';
+import { CANDLE_WINDOW, MarketAnalytics } from './market-analytics';
 
 export interface MarkPriceTick {
   symbol: string;
@@ -13,33 +18,80 @@ export interface MarkPriceTick {
   time: number;
 }
 
-interface FeedEvents {
-  tick: [MarkPriceTick];
+export interface CandleEvent {
+  symbol: string;
+  candle: Candle;
+  /** false for candles from REST (start-up seeding, gap filling): they are history, not news. */
+  live: boolean;
 }
 
-const HISTORY_LENGTH = 600; // seconds of per-tick history kept per symbol
+interface FeedEvents {
+  tick: [MarkPriceTick];
+  candle: [CandleEvent];
+}
+
+export interface MarketFeedOptions {
+  /** Closed candles loaded per symbol at start (REST allows 1500 a request). Default CANDLE_WINDOW. */
+  warmupCandles?: number;
+}
+
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 15_000;
+const REST_TIMEOUT_MS = 10_000;
+const KLINES_LIMIT_MAX = 1500;
+
+type Log = { warn(obj: object, msg: string): void };
+
+/** A real exchange lists hundreds of perpetuals; the feed follows the first ones (the paper exchange has 8). */
+export const MAX_FEED_SYMBOLS = 16;
+
+/** The exchange's tradable USDT perpetuals (bitcoin first), or bitcoin alone while exchangeInfo fails. */
+export async function followedSymbols(exchangeUrl: string, log: Log): Promise<string[]> {
+  try {
+    const pairs = (await fetchExchangeSymbols(exchangeUrl)).map((item) => item.symbol_pair);
+    return [BITCOIN_SYMBOL, ...pairs.filter((pair) => pair !== BITCOIN_SYMBOL)].slice(0, MAX_FEED_SYMBOLS);
+  } catch (error) {
+    log.warn({ err: error }, 'market feed: exchangeInfo unavailable, following bitcoin only');
+    return [BITCOIN_SYMBOL];
+  }
+}
 
 export class MarketFeed extends EventEmitter<FeedEvents> {
+  readonly analytics = new MarketAnalytics();
   private readonly latest = new Map<string, MarkPriceTick>();
-  private readonly history = new Map<string, MarkPriceTick[]>();
+  /** Per symbol, the chain that orders gap filling before the candle that revealed the gap. */
+  private readonly chains = new Map<string, Promise<void>>();
   private socket: WebSocket | undefined;
   private reconnectDelayMs = RECONNECT_MIN_MS;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly warmupCandles: number;
 
   constructor(
-    private readonly restUrl: string,
+    readonly restUrl: string,
     private readonly wsUrl: string,
-    private readonly symbols: string[],
-    private readonly log: { warn(obj: object, msg: string): void } = console,
+    readonly symbols: readonly string[],
+    private readonly log: Log = console,
+    options: MarketFeedOptions = {},
   ) {
     super();
+    this.warmupCandles = Math.min(options.warmupCandles ?? CANDLE_WINDOW, KLINES_LIMIT_MAX - 1);
   }
 
+  /** Loads the current marks and the candle window from REST, then opens the stream. */
   async start(): Promise<void> {
     await this.loadInitialPrices();
+    if (this.warmupCandles > 0) {
+      for (const symbol of this.symbols) {
+        try {
+          for (const candle of await this.klines(symbol, { limit: this.warmupCandles + 1 })) {
+            this.addCandle(symbol, candle, false);
+          }
+        } catch (error) {
+          this.log.warn({ err: error }, `market feed: klines of ${symbol} unavailable`);
+        }
+      }
+    }
     this.connect();
   }
 
@@ -47,9 +99,17 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
     return this.latest.get(symbol);
   }
 
-  /** Ticks of the last HISTORY_LENGTH updates, oldest first. */
-  recent(symbol: string): readonly MarkPriceTick[] {
-    return this.history.get(symbol) ?? [];
+  /** Closed candles with fromTime <= openTime < toTime: from memory when it reaches back, else from REST. */
+  async candlesBetween(symbol: string, fromTime: number, toTime: number): Promise<Candle[]> {
+    const kept = this.analytics.between(symbol, fromTime, toTime);
+    if (kept) return kept;
+    const limit = Math.min(KLINES_LIMIT_MAX, Math.max(1, Math.ceil((toTime - fromTime) / MINUTE_MS)));
+    return this.klines(symbol, { limit, startTime: fromTime, endTime: toTime - 1 });
+  }
+
+  /** Resolves when every pending gap fill has finished (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all(this.chains.values());
   }
 
   async close(): Promise<void> {
@@ -58,14 +118,33 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
     this.socket?.terminate();
   }
 
+  /**
+   * Closed klines from REST, oldest first. Without endTime the exchange's last row is the minute still
+   * open, which is dropped.
+   */
+  private async klines(symbol: string, range: { limit: number; startTime?: number; endTime?: number }) {
+    const query = new URLSearchParams({ symbol, interval: '1m', limit: String(range.limit) });
+    if (range.startTime !== undefined) query.set('startTime', String(range.startTime));
+    if (range.endTime !== undefined) query.set('endTime', String(range.endTime));
+    const response = await fetch(`${this.restUrl}/fapi/v1/klines?${query}`, {
+      signal: AbortSignal.timeout(REST_TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`klines answered ${response.status}`);
+    const rows = (await response.json()) as unknown[];
+    const candles = rows.map(candleFromKlineRow);
+    return range.endTime === undefined ? candles.slice(0, -1) : candles;
+  }
+
   private async loadInitialPrices(): Promise<void> {
     try {
-      const response = await fetch(`${this.restUrl}/fapi/v1/premiumIndex`, { signal: AbortSignal.timeout(5000) });
+      const response = await fetch(`${this.restUrl}/fapi/v1/premiumIndex`, {
+        signal: AbortSignal.timeout(REST_TIMEOUT_MS),
+      });
       if (!response.ok) throw new Error(`premiumIndex answered ${response.status}`);
       const items = (await response.json()) as { symbol: string; markPrice: string; time: number }[];
       for (const item of items) {
         if (this.symbols.includes(item.symbol)) {
-          this.record({ symbol: item.symbol, price: item.markPrice, time: item.time });
+          this.recordTick({ symbol: item.symbol, price: item.markPrice, time: item.time });
         }
       }
     } catch (error) {
@@ -74,8 +153,10 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
   }
 
   private connect(): void {
-    if (this.closed) return;
-    const streams = this.symbols.map((s) => `${s.toLowerCase()}@markPrice@1s`).join('/');
+    if (this.closed || this.symbols.length === 0) return;
+    const streams = this.symbols
+      .flatMap((s) => [`${s.toLowerCase()}@markPrice@1s`, `${s.toLowerCase()}@kline_1m`])
+      .join('/');
     const socket = new WebSocket(`${this.wsUrl}/market/stream?streams=${streams}`);
     this.socket = socket;
     socket.on('open', () => {
@@ -91,23 +172,58 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
   }
 
   private onFrame(text: string): void {
-    let frame: { data?: { e?: string; s?: string; p?: string; E?: number } };
+    let frame: { data?: { e?: string; s?: string; p?: string; E?: number; k?: Record<string, unknown> } };
     try {
       frame = JSON.parse(text);
     } catch {
       return;
     }
     const data = frame.data;
-    if (data?.e !== 'markPriceUpdate' || !data.s || !data.p) return;
-    this.record({ symbol: data.s, price: data.p, time: data.E ?? Date.now() });
+    if (!data?.s || !this.symbols.includes(data.s)) return;
+    if (data.e === 'markPriceUpdate' && data.p) {
+      this.recordTick({ symbol: data.s, price: data.p, time: data.E ?? Date.now() });
+    } else if (data.e === 'kline' && data.k?.x === true) {
+      let candle: Candle;
+      try {
+        candle = candleFromStreamKline(data.k);
+      } catch (error) {
+        this.log.warn({ err: error }, 'market feed: malformed kline');
+        return;
+      }
+      this.enqueue(data.s, () => this.onClosedCandle(data.s as string, candle));
+    }
   }
 
-  private record(tick: MarkPriceTick): void {
+  private enqueue(symbol: string, task: () => Promise<void>): void {
+    const next = (this.chains.get(symbol) ?? Promise.resolve()).then(task).catch((error: unknown) => {
+      this.log.warn({ err: error }, `market feed: candle of ${symbol} failed`);
+    });
+    this.chains.set(symbol, next);
+  }
+
+  private async onClosedCandle(symbol: string, candle: Candle): Promise<void> {
+    const last = this.analytics.lastOpenTime(symbol);
+    if (last !== undefined && candle.openTime > last + MINUTE_MS) {
+      try {
+        const gap = await this.klines(symbol, {
+          limit: Math.min(KLINES_LIMIT_MAX, (candle.openTime - last) / MINUTE_MS),
+          startTime: last + MINUTE_MS,
+          endTime: candle.openTime - 1,
+        });
+        for (const missed of gap) this.addCandle(symbol, missed, false);
+      } catch (error) {
+        this.log.warn({ err: error }, `market feed: could not fill the gap of ${symbol}`);
+      }
+    }
+    this.addCandle(symbol, candle, true);
+  }
+
+  private addCandle(symbol: string, candle: Candle, live: boolean): void {
+    if (this.analytics.push(symbol, candle)) this.emit('candle', { symbol, candle, live });
+  }
+
+  private recordTick(tick: MarkPriceTick): void {
     this.latest.set(tick.symbol, tick);
-    const list = this.history.get(tick.symbol) ?? [];
-    list.push(tick);
-    if (list.length > HISTORY_LENGTH) list.splice(0, list.length - HISTORY_LENGTH);
-    this.history.set(tick.symbol, list);
     this.emit('tick', tick);
   }
 }

@@ -1,7 +1,7 @@
 // /api/public/* (SPEC.md §7): anonymous market information.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getBitcoinPublicInformationAnswer } from '../../../../contracts';
-import { bitcoinInformation } from '../../engine/bitcoin-information';
+import { getBitcoinPublicInformationAnswer, getBitcoinPublicTrendDataAnswer } from '../../../../contracts';
+import { bitcoinInformation, bitcoinTrendData } from '../../engine/bitcoin-information';
 import type { MarketFeed } from '../../engine/market-feed';
 import { HttpError } from '../../plugins/errors';
 
@@ -11,6 +11,22 @@ export const publicRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (
     { schema: { tags: ['public'], response: { 200: getBitcoinPublicInformationAnswer } } },
     async () => {
       const result = bitcoinInformation(feed);
+      if (!result) throw new HttpError(503, 'Market data is not available yet');
+      return { result };
+    },
+  );
+
+  app.get(
+    '/get_bitcoin_public_trend_data/',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Bitcoin price, trend and forecast of the last closed minutes, for a chart',
+        response: { 200: getBitcoinPublicTrendDataAnswer },
+      },
+    },
+    async () => {
+      const result = bitcoinTrendData(feed);
       if (!result) throw new HttpError(503, 'Market data is not available yet');
       return { result };
     },
