@@ -4,6 +4,7 @@ import { BITCOIN_REFRESH_MS } from '../config/constants';
 import { ProfilePage } from '../features/auth/components/profile-page';
 import { loadBitcoinInformation } from '../features/bitcoin/bitcoin-store';
 import { TradePreferencesPage } from '../features/preferences/components/trade-preferences-page';
+import { TradingPage } from '../features/trades/components/trading-page';
 import { ErrorPage } from './error-page';
 import { Layout } from './layout';
 import { AboutPage } from './pages/about-page';
@@ -36,7 +37,7 @@ export const ROUTES: RouteObject[] = [
             path: '/trading',
             element: (
               <ProtectedRoute>
-                <ComingLaterPage titleKey="nav.trading" />
+                <TradingPage />
               </ProtectedRoute>
             ),
           },

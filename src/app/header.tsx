@@ -4,9 +4,14 @@ import { useSnapshot } from 'valtio';
 import { BalanceWidget } from '../features/balances/components/balance-widget';
 import { BitcoinWidget } from '../features/bitcoin/components/bitcoin-widget';
 import { NotificationToggle } from '../features/notifications/components/notification-history';
+import { PriceTicker } from '../features/prices/components/price-ticker';
+import { SignalInfoBar } from '../features/signals/components/signal-info-bar';
 import { layoutStore, toggleSidebar } from './layout-store';
 
-/** Header: hamburger, brand, the balance and bitcoin widgets, the notification toggle (SPEC.md §2). */
+/**
+ * Header (SPEC.md §2): hamburger, brand, the signal-info bar while a signal card is looked at, the price
+ * ticker, the balance and bitcoin widgets, the notification toggle.
+ */
 export function Header() {
   const { t } = useTranslation();
   const { is_sidebar_open } = useSnapshot(layoutStore);
@@ -44,6 +49,10 @@ export function Header() {
         </svg>
         <span className="brand-name">{t('app_name')}</span>
       </Link>
+      <div className="header-signal-info">
+        <SignalInfoBar />
+      </div>
+      <PriceTicker />
       <div className="header-widgets">
         <BalanceWidget />
         <BitcoinWidget />

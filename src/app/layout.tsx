@@ -6,19 +6,29 @@ import { LoginModal } from '../features/auth/components/login-modal';
 import { SignupModal } from '../features/auth/components/signup-modal';
 import { NotificationHistory } from '../features/notifications/components/notification-history';
 import { NotificationList } from '../features/notifications/components/notification-list';
+import { SignalTrendModal } from '../features/signals/components/signal-trend-modal';
+import { useSignalTimers } from '../features/signals/use-signal-timers';
 import { useApplyTheme } from '../features/theme/components/theme-toggle';
 import { Footer } from './footer';
 import { Header } from './header';
+import { useLiveEvents } from './live-events';
 import { AuthDialog, closeAuthDialog, layoutStore } from './layout-store';
 import { Sidebar } from './sidebar';
+import { usePageTitle } from './page-title';
 import { useSession } from './use-session';
 import './layout.css';
 
-/** The shell: sidebar, header, the page, footer, notifications and the auth dialogs. */
+/**
+ * The shell: sidebar, header, the page, footer, notifications and the auth dialogs; for a logged-in trader
+ * also the websocket, the signal cards' clock and the 'Signal Trend Data' modal (?signal_detail_uuid).
+ */
 export function Layout() {
   useApplyTheme();
   useSession();
-  const { is_init } = useSnapshot(authStore);
+  useLiveEvents();
+  usePageTitle();
+  const { is_init, user } = useSnapshot(authStore);
+  useSignalTimers(user !== undefined);
   const { auth_dialog, is_sidebar_open } = useSnapshot(layoutStore);
   return (
     <div className={is_sidebar_open ? 'app-shell has-sidebar' : 'app-shell'}>
@@ -34,6 +44,7 @@ export function Layout() {
       <NotificationList />
       <LoginModal isOpen={auth_dialog === AuthDialog.LOGIN} onClose={closeAuthDialog} />
       <SignupModal isOpen={auth_dialog === AuthDialog.SIGNUP} onClose={closeAuthDialog} />
+      {user ? <SignalTrendModal /> : null}
     </div>
   );
 }

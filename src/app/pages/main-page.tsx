@@ -2,9 +2,10 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { authStore } from '../../features/auth/auth-store';
+import { SignalsPanel } from '../../features/signals/components/signals-panel';
 import { AuthDialog, openAuthDialog } from '../layout-store';
 
-/** / (public): what Signaldesk does and the way in. */
+/** / (public): what Signaldesk does and the way in; a logged-in trader also sees the live signal cards. */
 export function MainPage() {
   const { t } = useTranslation();
   const { user } = useSnapshot(authStore);
@@ -39,6 +40,7 @@ export function MainPage() {
           )}
         </div>
       </section>
+      {user ? <SignalsPanel /> : null}
       <ol className="steps">
         {(['signup', 'pin', 'token', 'trade'] as const).map((step, index) => (
           <li key={step} className="panel step">

@@ -14,7 +14,12 @@ interface BitcoinState {
 }
 
 function initialState(): BitcoinState {
-  return { information: undefined, trend_data: undefined, is_trend_data_loading: false, trend_data_error: undefined };
+  return {
+    information: undefined,
+    trend_data: undefined,
+    is_trend_data_loading: false,
+    trend_data_error: undefined,
+  };
 }
 
 export const bitcoinStore = proxy<BitcoinState>(initialState());

@@ -14,6 +14,10 @@ export function BitcoinInformationContent() {
   const current = trend_data?.bitcoin_public_information ?? information;
   const points = (trend_data?.trend_data_list ?? []).map((point) => ({ x: point.time, y: point.price }));
   const prediction = current?.trend_prediction ?? 0;
+  const chartTitle = t('bitcoin.chart_title', {
+    pair: trend_data?.symbol_pair ?? 'BTCUSDT',
+    time: points[0] ? formatTimeOfDay(points[0].x) : '—',
+  });
   return (
     <div className="bitcoin-information" data-testid="bitcoin-information">
       {current ? (
@@ -48,17 +52,21 @@ export function BitcoinInformationContent() {
         </dl>
       ) : null}
       <section className="chart-section" aria-busy={is_trend_data_loading}>
-        <h3 className="section-heading">
-          {t('bitcoin.chart_title', { pair: trend_data?.symbol_pair ?? 'BTCUSDT' })}
-        </h3>
+        <h3 className="section-heading">{chartTitle}</h3>
         {points.length > 1 ? (
           <PriceChart
             points={points}
             decimals={BITCOIN_PRICE_DECIMALS}
-            label={t('bitcoin.chart_title', { pair: trend_data?.symbol_pair ?? 'BTCUSDT' })}
+            label={chartTitle}
             seriesLabel={t('bitcoin.current_price')}
             formatTime={formatTimeOfDay}
-            tone={current && current.trend_moment < 0 ? 'red' : current && current.trend_moment > 0 ? 'green' : 'accent'}
+            tone={
+              current && current.trend_moment < 0
+                ? 'red'
+                : current && current.trend_moment > 0
+                  ? 'green'
+                  : 'accent'
+            }
           />
         ) : is_trend_data_loading ? (
           <Loader fill />

@@ -46,7 +46,9 @@ export function BitcoinWidget() {
         data-testid="bitcoin-trend"
       >
         <DirectionIcon direction={information.trend_moment} />
-        <span className="numeric">{formatFixed(Math.abs(information.trend_prediction), TREND_DECIMALS)} %</span>
+        <span className="numeric">
+          {formatFixed(Math.abs(information.trend_prediction), TREND_DECIMALS)} %
+        </span>
       </button>
       <Modal
         isOpen={isOpen}

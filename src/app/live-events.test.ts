@@ -1,0 +1,153 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
+import { notificationsStore } from '../features/notifications/notifications-store';
+import { pricesStore } from '../features/prices/prices-store';
+import { signalsStore } from '../features/signals/signals-store';
+import { setOpenTrades } from '../features/trades/trades-store';
+import { WsStatus, type WebSocketConstructor } from '../lib/ws-client';
+import { notifyConnectionStatus, routeServerEvent, startLiveEvents, stopLiveEvents } from './live-events';
+import { resetAllStores } from './reset-all-stores';
+import { BTC_UUID, byUuid, ETH_UUID, makePrice, makeSignal, PLATFORM_UUID } from './testing/live-fixtures';
+
+const TRADE_UUID = '66666666-6666-4666-8666-666666666666';
+
+function fakeClient(isOpen: boolean) {
+  return { send: vi.fn(() => isOpen), isOpen: () => isOpen };
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  resetAllStores();
+});
+afterEach(() => stopLiveEvents());
+
+describe('routeServerEvent', () => {
+  test('a price goes to the prices store; no message without an open trade', () => {
+    const client = fakeClient(true);
+    routeServerEvent(
+      { event: 'symbol_price_base_from_core', message: { symbol_price_base: makePrice(), trend_moment: 1 } },
+      client,
+    );
+    expect(pricesStore.symbol_price_by_uuid[BTC_UUID]?.current_price).toBe(97123.4);
+    expect(pricesStore.symbol_price_queue).toHaveLength(1);
+    expect(client.send).not.toHaveBeenCalled();
+  });
+
+  test('a price for a symbol with an open trade sends update_trade_by_current_price_from_client', () => {
+    setOpenTrades([
+      { trade_uuid: TRADE_UUID, platform_uuid: PLATFORM_UUID, symbol: { symbol_uuid: BTC_UUID } },
+    ]);
+    const client = fakeClient(true);
+    routeServerEvent(
+      { event: 'symbol_price_base_from_core', message: { symbol_price_base: makePrice(), trend_moment: 1 } },
+      client,
+    );
+    routeServerEvent(
+      {
+        event: 'symbol_price_base_from_core',
+        message: { symbol_price_base: makePrice({ symbol_uuid: ETH_UUID }), trend_moment: 1 },
+      },
+      client,
+    );
+    expect(client.send).toHaveBeenCalledExactlyOnceWith({
+      event: 'update_trade_by_current_price_from_client',
+      message: { trade_uuid: TRADE_UUID },
+    });
+  });
+
+  test('nothing is sent while the socket is not open', () => {
+    setOpenTrades([
+      { trade_uuid: TRADE_UUID, platform_uuid: PLATFORM_UUID, symbol: { symbol_uuid: BTC_UUID } },
+    ]);
+    const client = fakeClient(false);
+    routeServerEvent(
+      { event: 'symbol_price_base_from_core', message: { symbol_price_base: makePrice(), trend_moment: 1 } },
+      client,
+    );
+    expect(client.send).not.toHaveBeenCalled();
+  });
+
+  test('signals become cards, bitcoin information updates the widget, bad_event is a receive event error', () => {
+    const client = fakeClient(true);
+    const signal = makeSignal();
+    routeServerEvent(
+      { event: 'signal_from_core', message: { signal_by_uuid: byUuid(signal), trend_moment: 1 } },
+      client,
+    );
+    expect(signalsStore.signal_list).toEqual([signal.signal_uuid]);
+    const information = { current_price: 97_000, trend_moment: -1 as const, trend_prediction: -0.3 };
+    routeServerEvent(
+      { event: 'bitcoin_public_information_from_core', message: { bitcoin_public_information: information } },
+      client,
+    );
+    expect(bitcoinStore.information).toEqual(information);
+    routeServerEvent({ event: 'bad_event', message: { detail: 'Unknown event' } }, client);
+    expect(notificationsStore.notification_list.at(-1)).toMatchObject({
+      type: 'Error',
+      description: ['notification.websocket_receive_event_error', 'Unknown event'],
+    });
+  });
+});
+
+describe('connection notifications (SPEC.md §8)', () => {
+  test.each([
+    [WsStatus.CONNECTED, 'Success', 'notification.websocket_connected'],
+    [WsStatus.CLOSED, 'Information', 'notification.websocket_closed'],
+    [WsStatus.ERROR, 'Error', 'notification.websocket_error'],
+    [WsStatus.MESSAGE_ERROR, 'Error', 'notification.websocket_onmessage_error'],
+    [WsStatus.EVENT_ERROR, 'Error', 'notification.websocket_receive_event_error'],
+  ])('%s is a %s notification', (status, type, key) => {
+    notifyConnectionStatus(status);
+    expect(notificationsStore.notification_list.at(-1)).toMatchObject({ type, description: [key] });
+  });
+});
+
+describe('startLiveEvents against a real websocket server', () => {
+  let server: WebSocketServer;
+  let port: number;
+  beforeEach(async () => {
+    server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterEach(async () => {
+    for (const socket of server.clients) socket.terminate();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('connects with a token, routes events to the stores, and stops on logout', async () => {
+    const tokens: string[] = [];
+    const connected = new Promise<WebSocket>((resolve) =>
+      server.once('connection', (socket, request) => {
+        tokens.push(request.url ?? '');
+        resolve(socket);
+      }),
+    );
+    startLiveEvents({
+      renewToken: async () => 'single-use',
+      urlFor: (token) => `ws://127.0.0.1:${port}/api/ws_core/${token}`,
+      WebSocketImpl: WebSocket as unknown as WebSocketConstructor,
+    });
+    const socket = await connected;
+    expect(tokens).toEqual(['/api/ws_core/single-use']);
+    const signal = makeSignal();
+    socket.send(
+      JSON.stringify({
+        event: 'signal_from_core',
+        message: { signal_by_uuid: byUuid(signal), trend_moment: 0 },
+      }),
+    );
+    await vi.waitFor(() => expect(signalsStore.signal_list).toEqual([signal.signal_uuid]));
+    expect(notificationsStore.notification_list.map((item) => item.description[0])).toContain(
+      'notification.websocket_connected',
+    );
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    stopLiveEvents();
+    await closed;
+    expect(notificationsStore.notification_list.map((item) => item.description[0])).not.toContain(
+      'notification.websocket_closed',
+    );
+  });
+});

@@ -1,0 +1,72 @@
+import '@testing-library/jest-dom/vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { initTestI18n } from '../../../app/testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { getBitcoinPublicTrendData } from '../api/get-bitcoin-public-trend-data';
+import { resetBitcoinStore, setBitcoinInformation } from '../bitcoin-store';
+import { BitcoinWidget } from './bitcoin-widget';
+
+vi.mock('../api/get-bitcoin-public-trend-data', () => ({ getBitcoinPublicTrendData: vi.fn() }));
+// nivo needs a laid-out page; the chart's own rendering is checked in the browser tests.
+vi.mock('../../../components/charts/price-chart', () => ({
+  PriceChart: ({ points, label }: { points: unknown[]; label: string }) => (
+    <div data-testid="price-chart" aria-label={label}>
+      {points.length} points
+    </div>
+  ),
+}));
+
+const INFORMATION = { current_price: 97123.5, trend_moment: -1 as const, trend_prediction: -0.456 };
+
+beforeAll(async () => {
+  await loadTradeCoreForTests();
+  await initTestI18n();
+});
+beforeEach(() => {
+  resetBitcoinStore();
+  vi.mocked(getBitcoinPublicTrendData).mockReset();
+  vi.mocked(getBitcoinPublicTrendData).mockResolvedValue({
+    symbol_pair: 'BTCUSDT',
+    bitcoin_public_information: INFORMATION,
+    prediction_horizon_minutes: 15,
+    trend_data_list: [
+      { time: 0, price: 97_000, trend_moment: 0, trend_prediction: null },
+      { time: 60_000, price: 97_100, trend_moment: 1, trend_prediction: 0.1 },
+    ],
+  });
+});
+afterEach(cleanup);
+
+describe('BitcoinWidget', () => {
+  test('price with 0 decimals, trend with 2 (absolute), the SPEC tooltips', () => {
+    setBitcoinInformation(INFORMATION);
+    render(<BitcoinWidget />);
+    expect(screen.getByTestId('bitcoin-price')).toHaveTextContent('97 124 $');
+    expect(screen.getByTestId('bitcoin-price')).toHaveAttribute(
+      'title',
+      'Current Price of Bitcoin, click for open additional information',
+    );
+    expect(screen.getByTestId('bitcoin-trend')).toHaveTextContent('0.46 %');
+    expect(screen.getByTestId('bitcoin-trend')).toHaveAttribute(
+      'title',
+      'Prediction of Bitcoin trend, click for open additional information',
+    );
+    expect(screen.getByRole('img', { name: 'Down' })).toBeInTheDocument();
+  });
+
+  test('each button opens "Bitcoin Public Information" with the chart, and every opening refetches', async () => {
+    setBitcoinInformation(INFORMATION);
+    render(<BitcoinWidget />);
+    fireEvent.click(screen.getByTestId('bitcoin-price'));
+    const dialog = await screen.findByRole('dialog', { name: 'Bitcoin Public Information' });
+    expect(await screen.findByTestId('price-chart')).toHaveTextContent('2 points');
+    expect(dialog).toHaveTextContent('BEAR');
+    expect(dialog).toHaveTextContent('-0.46 %');
+    expect(getBitcoinPublicTrendData).toHaveBeenCalledTimes(1);
+    fireEvent.keyDown(document, { key: 'Escape' });
+    fireEvent.click(screen.getByTestId('bitcoin-trend'));
+    await act(async () => undefined);
+    expect(getBitcoinPublicTrendData).toHaveBeenCalledTimes(2);
+  });
+});

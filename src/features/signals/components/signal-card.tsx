@@ -1,0 +1,237 @@
+import { useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { SignalDirection } from '../../../../contracts';
+import { Chip, DirectionIcon, Palette, PlatformChip, trendLabel, trendPalette } from '../../../components/ui';
+import { PERCENT_DECIMALS, SIGNAL_COUNTDOWN_S } from '../../../config/constants';
+import { formatFixed, formatFractionAsPercent } from '../../../lib/format';
+import { preferencesStore } from '../../preferences/preferences-store';
+import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { hideSignalInfo, showSignalInfo } from '../signal-info-store';
+import { removeSignal, signalsStore } from '../signals-store';
+import { canTradeSignal, isAutoOpenDue, tradeFromSignal } from '../trade-from-signal';
+
+/** The query parameter that opens 'Signal Trend Data' (SPEC.md §2). */
+export const SIGNAL_DETAIL_PARAM = 'signal_detail_uuid';
+
+/** The neuron chip's text: its tag name, else the first segment of its uuid (SPEC.md §2). */
+export function neuronChipText(neuron: { neuron_uuid: string; neuron_tag_name?: string | null }): string {
+  return neuron.neuron_tag_name || neuron.neuron_uuid.split('-')[0] || neuron.neuron_uuid;
+}
+
+const RING_RADIUS = 15;
+const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
+
+/** The countdown: a ring with the seconds left; hovering shows a close icon, a click removes the card. */
+function Countdown({
+  secondsLeft,
+  onRemove,
+  label,
+}: {
+  secondsLeft: number;
+  onRemove: () => void;
+  label: string;
+}) {
+  const dash = (RING_LENGTH * secondsLeft) / SIGNAL_COUNTDOWN_S;
+  return (
+    <button
+      type="button"
+      className="signal-countdown"
+      onClick={onRemove}
+      aria-label={label}
+      title={label}
+      data-testid="signal-countdown"
+    >
+      <svg viewBox="0 0 36 36" width="34" height="34" aria-hidden="true">
+        <circle className="signal-countdown-track" cx="18" cy="18" r={RING_RADIUS} />
+        <circle
+          className="signal-countdown-ring"
+          cx="18"
+          cy="18"
+          r={RING_RADIUS}
+          strokeDasharray={`${dash} ${RING_LENGTH}`}
+          transform="rotate(-90 18 18)"
+        />
+      </svg>
+      <span className="signal-countdown-seconds numeric" data-testid="signal-seconds-left">
+        {secondsLeft}
+      </span>
+      <svg className="signal-countdown-close" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+      </svg>
+    </button>
+  );
+}
+
+export interface SignalCardProps {
+  signalUuid: string;
+  secondsLeft: number;
+  /** Seconds the card has run, for the auto-open hint. */
+  elapsedS: number;
+}
+
+/**
+ * A signal card (SPEC.md §2 "Signals", §4 "Signal card"): platform, symbol, direction, entry price at the
+ * symbol's precision, accuracy in percent, trend label and neuron; the countdown and the trade button.
+ * While the pointer or focus is on it, the header's signal-info bar shows its platform's trade settings.
+ */
+export function SignalCard({ signalUuid, secondsLeft, elapsedS }: SignalCardProps) {
+  const { t } = useTranslation();
+  const [, setSearchParams] = useSearchParams();
+  const { signal_by_uuid, processing_by_uuid } = useSnapshot(signalsStore);
+  const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
+  const { trade_preferences } = useSnapshot(preferencesStore);
+  const signal = signal_by_uuid[signalUuid];
+  if (!signal) return null;
+
+  const isBuy = signal.signal_direction_created === SignalDirection.BUY;
+  const isProcessing = Boolean(processing_by_uuid[signalUuid]);
+  const canTrade = canTradeSignal(token_by_platform_uuid[signal.platform_uuid]?.level);
+  const symbolText = signal.symbol.symbol_name;
+  const tooltip = !canTrade
+    ? t('signal.trade_tooltip.disabled', { platform: signal.platform.platform_name })
+    : isProcessing
+      ? t('signal.trade_tooltip.processing')
+      : isBuy
+        ? t('signal.trade_tooltip.buy', { symbol: symbolText })
+        : t('signal.trade_tooltip.sell', { symbol: symbolText });
+  const autoOpenDelay = trade_preferences?.trade_auto_open_delay ?? 0;
+  const autoOpenInS = autoOpenDelay - elapsedS;
+  const willAutoOpen = isAutoOpenDue(signal, Number.POSITIVE_INFINITY, {
+    autoOpenDelayS: autoOpenDelay,
+    minimalAccuracyPercent: trade_preferences?.minimal_accuracy,
+    tokenLevel: token_by_platform_uuid[signal.platform_uuid]?.level,
+  });
+  const tooltipId = `signal-trade-tooltip-${signalUuid}`;
+
+  const openDetail = () =>
+    setSearchParams((params) => {
+      const next = new URLSearchParams(params);
+      next.set(SIGNAL_DETAIL_PARAM, signalUuid);
+      return next;
+    });
+
+  return (
+    <article
+      className={`signal-card ${isBuy ? 'is-buy' : 'is-sell'}`}
+      aria-label={t('signal.card_label', {
+        symbol: symbolText,
+        direction: t(`signal.direction.${signal.signal_direction_created}`),
+      })}
+      data-testid="signal-card"
+      data-signal-uuid={signalUuid}
+      onMouseEnter={() => showSignalInfo(signal.platform_uuid)}
+      onMouseLeave={() => hideSignalInfo(signal.platform_uuid)}
+      onFocus={() => showSignalInfo(signal.platform_uuid)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null))
+          hideSignalInfo(signal.platform_uuid);
+      }}
+    >
+      <div className="signal-card-head">
+        <div className="signal-card-title">
+          <PlatformChip
+            filled
+            name={signal.platform.platform_name}
+            background={signal.platform.platform_background}
+          />
+          <h3 className="signal-symbol" title={signal.symbol.symbol_pair}>
+            {symbolText}
+          </h3>
+        </div>
+        <Countdown
+          secondsLeft={secondsLeft}
+          onRemove={() => removeSignal(signalUuid)}
+          label={t('signal.remove', { n: secondsLeft })}
+        />
+      </div>
+
+      <dl className="signal-figures">
+        <div className="signal-figure">
+          <dt>{t('signal.direction_label')}</dt>
+          <dd className={`signal-direction ${isBuy ? 'is-buy' : 'is-sell'}`} data-testid="signal-direction">
+            <DirectionIcon direction={isBuy ? 1 : -1} />
+            {t(`signal.direction.${signal.signal_direction_created}`)}
+          </dd>
+        </div>
+        <div className="signal-figure">
+          <dt>{t('signal.entry_price')}</dt>
+          <dd className="numeric" data-testid="signal-entry-price">
+            {formatFixed(signal.signal_price_enter, signal.symbol.symbol_price_precision)}
+          </dd>
+        </div>
+        <div className="signal-figure">
+          <dt>{t('signal.accuracy')}</dt>
+          <dd className="numeric" data-testid="signal-accuracy">
+            {formatFractionAsPercent(signal.signal_accuracy, PERCENT_DECIMALS)} %
+          </dd>
+        </div>
+      </dl>
+
+      <div className="signal-card-foot">
+        <div className="signal-tags">
+          <Chip
+            palette={trendPalette(signal.trend_moment)}
+            title={t('signal.trend_tooltip')}
+            testId="signal-trend"
+          >
+            {trendLabel(signal.trend_moment)}
+          </Chip>
+          {signal.neuron ? (
+            <Chip
+              palette={Palette.VIOLET}
+              title={t('signal.neuron_tooltip', { uuid: signal.neuron.neuron_uuid })}
+              testId="signal-neuron"
+            >
+              {neuronChipText(signal.neuron)}
+            </Chip>
+          ) : null}
+        </div>
+        <div className="signal-actions">
+          <button
+            type="button"
+            className="icon-button signal-detail-button"
+            onClick={openDetail}
+            aria-label={t('signal.open_detail')}
+            title={t('signal.open_detail')}
+            data-testid="signal-detail"
+          >
+            <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
+              <path
+                d="M3 15l4-5 3 2.5L16 5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.7"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+              <path d="M3 17.5h14" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+            </svg>
+          </button>
+          {/* The tooltip sits on a wrapper: a disabled button receives no pointer events in every browser. */}
+          <span className="signal-trade-wrap" title={tooltip} data-testid="signal-trade-tooltip">
+            <button
+              type="button"
+              className={`button is-small signal-trade ${isBuy ? 'is-buy' : 'is-sell'}`}
+              disabled={!canTrade || isProcessing}
+              aria-busy={isProcessing}
+              aria-describedby={tooltipId}
+              onClick={() => void tradeFromSignal(signalUuid)}
+              data-testid="signal-trade"
+            >
+              {isBuy ? t('signal.trade_buy') : t('signal.trade_sell')}
+            </button>
+            <span id={tooltipId} className="visually-hidden">
+              {tooltip}
+            </span>
+          </span>
+        </div>
+      </div>
+      {willAutoOpen && autoOpenInS > 0 && !isProcessing ? (
+        <p className="signal-auto-open muted" data-testid="signal-auto-open">
+          {t('signal.auto_open_in', { n: autoOpenInS })}
+        </p>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,66 @@
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { preferencesStore } from '../../preferences/preferences-store';
+import { signalSecondsLeft, signalsStore } from '../signals-store';
+import { useSecondClock } from '../use-signal-timers';
+import { SignalCard } from './signal-card';
+import './signals.css';
+
+/**
+ * The panel of signal cards (SPEC.md §2 "Signals"), newest first. It redraws every second for the
+ * countdowns; removal at 0 and auto-open run in the session's signal clock (useSignalTimers).
+ */
+export function SignalsPanel() {
+  const { t } = useTranslation();
+  const { signal_list, received_at_by_uuid } = useSnapshot(signalsStore);
+  const { trade_preferences } = useSnapshot(preferencesStore);
+  const now = useSecondClock(signal_list.length > 0);
+  const cards = signal_list
+    .map((signalUuid) => {
+      const receivedAt = received_at_by_uuid[signalUuid] ?? now;
+      return {
+        signalUuid,
+        secondsLeft: signalSecondsLeft(receivedAt, now),
+        elapsedS: Math.floor(Math.max(0, now - receivedAt) / 1000),
+      };
+    })
+    .filter((card) => card.secondsLeft > 0);
+  const autoOpenDelay = trade_preferences?.trade_auto_open_delay ?? 0;
+  return (
+    <section
+      className="panel signals-panel"
+      aria-labelledby="signals-panel-title"
+      data-testid="signals-panel"
+    >
+      <div className="panel-header">
+        <h2 id="signals-panel-title" className="panel-title">
+          {t('signal.panel_title')}
+          <span className="signals-count numeric" data-testid="signals-count">
+            {cards.length}
+          </span>
+        </h2>
+        <Link
+          to="/trade_preferences"
+          className="signals-auto-open muted"
+          data-testid="signals-auto-open-setting"
+        >
+          {autoOpenDelay > 0 ? t('signal.auto_open_on', { n: autoOpenDelay }) : t('signal.auto_open_off')}
+        </Link>
+      </div>
+      <div className="panel-body">
+        {cards.length === 0 ? (
+          <p className="muted signals-empty" data-testid="signals-empty">
+            {t('signal.empty')}
+          </p>
+        ) : (
+          <div className="signals-grid">
+            {cards.map((card) => (
+              <SignalCard key={card.signalUuid} {...card} />
+            ))}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,297 @@
+import '@testing-library/jest-dom/vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { byUuid, makeSignal, NEURON_UUID, PLATFORM_UUID } from '../../../app/testing/live-fixtures';
+import { initTestI18n } from '../../../app/testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { SIGNAL_INFO_HIDE_DELAY_MS } from '../../../config/constants';
+import { preferencesStore, resetPreferencesStore } from '../../preferences/preferences-store';
+import { TradeTokenLevel } from '../../trade-tokens/token-level';
+import { resetTradeTokensStore, tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { openTradeFromSignal } from '../../trades/trades-actions';
+import { resetSignalInfoStore } from '../signal-info-store';
+import { pushSignals, resetSignalsStore, signalsStore } from '../signals-store';
+import { useSignalTimers } from '../use-signal-timers';
+import { neuronChipText } from './signal-card';
+import { SignalInfoBar } from './signal-info-bar';
+import { SignalsPanel } from './signals-panel';
+
+vi.mock('../../trades/trades-actions', () => ({ openTradeFromSignal: vi.fn(async () => undefined) }));
+
+beforeAll(async () => {
+  await loadTradeCoreForTests();
+  await initTestI18n();
+});
+beforeEach(() => {
+  resetSignalsStore();
+  resetSignalInfoStore();
+  resetPreferencesStore();
+  resetTradeTokensStore();
+  vi.mocked(openTradeFromSignal).mockClear();
+  vi.useFakeTimers({ now: 1_000_000 });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+function Location() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+/** The session's signal clock, the header bar and the panel, as the layout mounts them. */
+function Session() {
+  useSignalTimers(true);
+  return (
+    <>
+      <SignalInfoBar />
+      <SignalsPanel />
+      <Location />
+    </>
+  );
+}
+
+function renderSession() {
+  return render(
+    <MemoryRouter initialEntries={['/trading']}>
+      <Routes>
+        <Route path="*" element={<Session />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+async function advance(ms: number) {
+  await act(async () => {
+    vi.advanceTimersByTime(ms);
+  });
+}
+
+function setTokenLevel(level: TradeTokenLevel) {
+  tradeTokensStore.token_by_platform_uuid[PLATFORM_UUID] = { level };
+}
+
+function setPreferences(trade_auto_open_delay: number, minimal_accuracy = 60) {
+  preferencesStore.trade_preferences = {
+    trade_auto_open_delay,
+    trade_auto_close_delay: 0,
+    minimal_accuracy,
+    trade_in_server_side: 0,
+  };
+}
+
+describe('signal card', () => {
+  test('shows platform, symbol, direction, entry at the symbol precision, accuracy %, trend and neuron', () => {
+    pushSignals(byUuid(makeSignal({ signal_price_enter: 97123.45 })));
+    renderSession();
+    const card = screen.getByTestId('signal-card');
+    expect(within(card).getByTestId('platform-chip')).toHaveTextContent('Paper Futures');
+    expect(card).toHaveTextContent('BTC');
+    expect(within(card).getByTestId('signal-direction')).toHaveTextContent('Buy');
+    expect(within(card).getByTestId('signal-entry-price')).toHaveTextContent('97123.5');
+    expect(within(card).getByTestId('signal-accuracy')).toHaveTextContent('67.89 %');
+    expect(within(card).getByTestId('signal-trend')).toHaveTextContent('BULL');
+    expect(within(card).getByTestId('signal-neuron')).toHaveTextContent('momentum-5m');
+  });
+
+  test('trend labels BEAR and FLET; without a neuron no neuron chip', () => {
+    pushSignals(byUuid(makeSignal({ trend_moment: -1, neuron: undefined })));
+    pushSignals(byUuid(makeSignal({ trend_moment: 0, signal_direction_created: 'SELL' })));
+    renderSession();
+    const [flat, bear] = screen.getAllByTestId('signal-card');
+    expect(within(flat!).getByTestId('signal-trend')).toHaveTextContent('FLET');
+    expect(within(flat!).getByTestId('signal-direction')).toHaveTextContent('Sell');
+    expect(within(bear!).getByTestId('signal-trend')).toHaveTextContent('BEAR');
+    expect(within(bear!).queryByTestId('signal-neuron')).toBeNull();
+  });
+
+  test('the neuron chip falls back to the first segment of the uuid', () => {
+    expect(neuronChipText({ neuron_uuid: NEURON_UUID, neuron_tag_name: '' })).toBe('a1b2c3d4');
+    expect(neuronChipText({ neuron_uuid: NEURON_UUID, neuron_tag_name: 'trend' })).toBe('trend');
+  });
+
+  test('the countdown starts at 99, ticks every second and the card goes at 0', async () => {
+    pushSignals(byUuid(makeSignal()));
+    renderSession();
+    expect(screen.getByTestId('signal-seconds-left')).toHaveTextContent('99');
+    await advance(1000);
+    expect(screen.getByTestId('signal-seconds-left')).toHaveTextContent('98');
+    await advance(97_000);
+    expect(screen.getByTestId('signal-seconds-left')).toHaveTextContent('1');
+    await advance(1000);
+    expect(screen.queryByTestId('signal-card')).toBeNull();
+    expect(signalsStore.signal_list).toEqual([]);
+    expect(screen.getByTestId('signals-empty')).toBeInTheDocument();
+  });
+
+  test('a click on the countdown removes the card', async () => {
+    pushSignals(byUuid(makeSignal()));
+    renderSession();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove signal (99 s left)' }));
+    await advance(0);
+    expect(screen.queryByTestId('signal-card')).toBeNull();
+  });
+
+  test('the trade button is enabled only at TRADE_AVAILABLE, with the disabled / buy / sell tooltips', async () => {
+    pushSignals(byUuid(makeSignal()));
+    pushSignals(byUuid(makeSignal({ signal_direction_created: 'SELL' })));
+    setTokenLevel(TradeTokenLevel.WRONG_PIN_CODE);
+    renderSession();
+    const [sell, buy] = screen.getAllByTestId('signal-card');
+    expect(within(buy!).getByTestId('signal-trade')).toBeDisabled();
+    expect(within(buy!).getByTestId('signal-trade-tooltip')).toHaveAttribute(
+      'title',
+      expect.stringContaining('Trading is not available on Paper Futures'),
+    );
+    await act(async () => setTokenLevel(TradeTokenLevel.TRADE_AVAILABLE));
+    expect(within(buy!).getByTestId('signal-trade')).toBeEnabled();
+    expect(within(buy!).getByTestId('signal-trade-tooltip')).toHaveAttribute(
+      'title',
+      'Open a BUY trade on BTC',
+    );
+    expect(within(sell!).getByTestId('signal-trade')).toHaveTextContent('Sell');
+    expect(within(sell!).getByTestId('signal-trade-tooltip')).toHaveAttribute(
+      'title',
+      'Open a SELL trade on BTC',
+    );
+  });
+
+  test('clicking trade calls openTradeFromSignal; the card reads "processing" until it ends', async () => {
+    let finish: () => void = () => undefined;
+    vi.mocked(openTradeFromSignal).mockImplementationOnce(
+      () => new Promise<void>((resolve) => (finish = resolve)),
+    );
+    const signal = makeSignal();
+    pushSignals(byUuid(signal));
+    setTokenLevel(TradeTokenLevel.TRADE_AVAILABLE);
+    renderSession();
+    fireEvent.click(screen.getByTestId('signal-trade'));
+    await advance(0);
+    expect(openTradeFromSignal).toHaveBeenCalledWith(signal.signal_uuid);
+    expect(screen.getByTestId('signal-trade')).toBeDisabled();
+    expect(screen.getByTestId('signal-trade-tooltip')).toHaveAttribute('title', 'Opening the trade…');
+    await act(async () => finish());
+    expect(screen.getByTestId('signal-trade')).toBeEnabled();
+  });
+
+  test('the details button puts signal_detail_uuid in the address', async () => {
+    const signal = makeSignal();
+    pushSignals(byUuid(signal));
+    renderSession();
+    fireEvent.click(screen.getByRole('button', { name: 'Signal Trend Data' }));
+    await advance(0);
+    expect(screen.getByTestId('location')).toHaveTextContent(
+      `/trading?signal_detail_uuid=${signal.signal_uuid}`,
+    );
+  });
+});
+
+describe('auto-open', () => {
+  test('after trade_auto_open_delay seconds the card is traded once', async () => {
+    setPreferences(5);
+    setTokenLevel(TradeTokenLevel.TRADE_AVAILABLE);
+    const signal = makeSignal();
+    pushSignals(byUuid(signal));
+    renderSession();
+    expect(screen.getByTestId('signal-auto-open')).toHaveTextContent('Opens automatically in 5 s');
+    await advance(4000);
+    expect(openTradeFromSignal).not.toHaveBeenCalled();
+    await advance(1000);
+    expect(openTradeFromSignal).toHaveBeenCalledExactlyOnceWith(signal.signal_uuid);
+    await advance(10_000);
+    expect(openTradeFromSignal).toHaveBeenCalledTimes(1);
+  });
+
+  test('a delay of 0 is OFF', async () => {
+    setPreferences(0);
+    setTokenLevel(TradeTokenLevel.TRADE_AVAILABLE);
+    pushSignals(byUuid(makeSignal()));
+    renderSession();
+    expect(screen.getByTestId('signals-auto-open-setting')).toHaveTextContent('Auto open: OFF');
+    await advance(98_000);
+    expect(openTradeFromSignal).not.toHaveBeenCalled();
+  });
+
+  test('not without TRADE_AVAILABLE, nor below minimal_accuracy', async () => {
+    setPreferences(2, 70);
+    setTokenLevel(TradeTokenLevel.TRADE_AVAILABLE);
+    pushSignals(byUuid(makeSignal({ signal_accuracy: 0.69 })));
+    pushSignals(
+      byUuid(makeSignal({ platform_uuid: '22222222-2222-4222-8222-222222222222', signal_accuracy: 0.9 })),
+    );
+    renderSession();
+    await advance(10_000);
+    expect(openTradeFromSignal).not.toHaveBeenCalled();
+  });
+});
+
+describe('signal-info header bar', () => {
+  beforeEach(() => {
+    preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID] = {
+      trade_margin: 12.5,
+      trade_leverage: 20,
+      trade_stop_loss_percent: 5,
+      trade_take_profit_percent: 2.5,
+      trade_treiling_stop_percent: 3,
+    };
+    setTokenLevel(TradeTokenLevel.TRADE_AVAILABLE);
+  });
+
+  test('hidden until a card is looked at; shows TM, TL, TP, SL, TS linking to /trade_preferences', async () => {
+    pushSignals(byUuid(makeSignal()));
+    renderSession();
+    expect(screen.queryByTestId('signal-info-bar')).toBeNull();
+    fireEvent.mouseEnter(screen.getByTestId('signal-card'));
+    await advance(0);
+    const bar = screen.getByTestId('signal-info-bar');
+    expect(within(bar).getByTestId('signal-info-TM')).toHaveTextContent('TM12.50 $');
+    expect(within(bar).getByTestId('signal-info-TL')).toHaveTextContent('TL×20');
+    expect(within(bar).getByTestId('signal-info-TP')).toHaveTextContent('TP2.50 %');
+    expect(within(bar).getByTestId('signal-info-SL')).toHaveTextContent('SL5.00 %');
+    expect(within(bar).getByTestId('signal-info-TS')).toHaveTextContent('TS3.00 %');
+    for (const link of within(bar).getAllByRole('link'))
+      expect(link).toHaveAttribute('href', '/trade_preferences');
+    fireEvent.click(within(bar).getByTestId('signal-info-SL'));
+    await advance(0);
+    expect(screen.getByTestId('location')).toHaveTextContent('/trade_preferences');
+  });
+
+  test('stays 2 s after the info disappears, then hides', async () => {
+    pushSignals(byUuid(makeSignal()));
+    renderSession();
+    fireEvent.mouseEnter(screen.getByTestId('signal-card'));
+    await advance(0);
+    fireEvent.mouseLeave(screen.getByTestId('signal-card'));
+    await advance(0);
+    await advance(SIGNAL_INFO_HIDE_DELAY_MS - 1);
+    expect(screen.getByTestId('signal-info-bar')).toBeInTheDocument();
+    await advance(1);
+    expect(screen.queryByTestId('signal-info-bar')).toBeNull();
+  });
+
+  test('stays while the pointer is on it, and hides 2 s after it leaves', async () => {
+    pushSignals(byUuid(makeSignal()));
+    renderSession();
+    fireEvent.mouseEnter(screen.getByTestId('signal-card'));
+    await advance(0);
+    fireEvent.mouseLeave(screen.getByTestId('signal-card'));
+    await advance(500);
+    fireEvent.mouseEnter(screen.getByTestId('signal-info-bar'));
+    await advance(10_000);
+    expect(screen.getByTestId('signal-info-bar')).toBeInTheDocument();
+    fireEvent.mouseLeave(screen.getByTestId('signal-info-bar'));
+    await advance(SIGNAL_INFO_HIDE_DELAY_MS);
+    expect(screen.queryByTestId('signal-info-bar')).toBeNull();
+  });
+
+  test('the chips are coloured by the token level', async () => {
+    setTokenLevel(TradeTokenLevel.NO_TRADE_TOKEN);
+    pushSignals(byUuid(makeSignal()));
+    renderSession();
+    fireEvent.focus(screen.getByTestId('signal-trade'));
+    await advance(0);
+    expect(screen.getByTestId('signal-info-TM')).toHaveClass('palette-red');
+  });
+});

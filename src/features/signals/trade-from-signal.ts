@@ -1,0 +1,51 @@
+// The trade button and the auto-open timer of a signal card both come here (SPEC.md §4 "Signal card").
+import type { Signal } from '../../../contracts';
+import { compareDecimals, mulDecimals } from '../../lib/trade-core';
+import { TradeTokenLevel } from '../trade-tokens/token-level';
+import { openTradeFromSignal } from '../trades/trades-actions';
+import { setSignalProcessing, signalsStore } from './signals-store';
+
+/** The trade button is enabled only when the platform's token level is TRADE_AVAILABLE (SPEC.md §4). */
+export function canTradeSignal(tokenLevel: number | undefined): boolean {
+  return tokenLevel === TradeTokenLevel.TRADE_AVAILABLE;
+}
+
+/** Opens a trade from a card once at a time: the card shows 'processing' until the attempt ends. */
+export async function tradeFromSignal(signalUuid: string): Promise<void> {
+  if (signalsStore.processing_by_uuid[signalUuid] || !signalsStore.signal_by_uuid[signalUuid]) return;
+  setSignalProcessing(signalUuid, true);
+  try {
+    await openTradeFromSignal(signalUuid);
+  } catch (error) {
+    // The trading flow reports its own failures as notifications; nothing may escape a click handler.
+    console.error(error);
+  } finally {
+    setSignalProcessing(signalUuid, false);
+  }
+}
+
+export interface AutoOpenContext {
+  /** trade_auto_open_delay in seconds; 0 is OFF (SPEC.md §3, §4). */
+  autoOpenDelayS: number;
+  /** minimal_accuracy in percent, when the preferences are known. */
+  minimalAccuracyPercent: number | undefined;
+  tokenLevel: number | undefined;
+}
+
+/**
+ * Whether a card should be traded automatically now: auto-open is on, the countdown has run the delay, the
+ * trade button would be enabled, and the signal's accuracy reaches minimal_accuracy (the preference is the
+ * lowest accuracy the trader acts on; a card below it stays for a manual decision).
+ */
+export function isAutoOpenDue(
+  signal: Pick<Signal, 'signal_accuracy'>,
+  elapsedMs: number,
+  context: AutoOpenContext,
+): boolean {
+  if (context.autoOpenDelayS <= 0) return false;
+  if (elapsedMs < context.autoOpenDelayS * 1000) return false;
+  if (!canTradeSignal(context.tokenLevel)) return false;
+  if (context.minimalAccuracyPercent === undefined) return true;
+  // In exact decimals: 0.57 × 100 is 56.99999999999999 in binary floating point.
+  return compareDecimals(mulDecimals(signal.signal_accuracy, 100), context.minimalAccuracyPercent) >= 0;
+}

@@ -1,0 +1,55 @@
+import { useEffect, useRef, useState } from 'react';
+import { SIGNAL_TICK_MS } from '../../config/constants';
+import { preferencesStore } from '../preferences/preferences-store';
+import { tradeTokensStore } from '../trade-tokens/trade-tokens-store';
+import { expireSignals, signalsStore } from './signals-store';
+import { isAutoOpenDue, tradeFromSignal } from './trade-from-signal';
+
+/**
+ * The signal cards' clock, run once for the session (in the layout) so cards expire and auto-open whichever
+ * page is shown: every second, cards whose 99 s countdown reached 0 are removed and cards that have run
+ * trade_auto_open_delay seconds are traded, each at most once (SPEC.md §4 "Signal card").
+ */
+export function useSignalTimers(isActive: boolean): void {
+  const autoOpened = useRef(new Set<string>());
+  useEffect(() => {
+    if (!isActive) return;
+    const attempted = autoOpened.current;
+    const tick = () => {
+      const now = Date.now();
+      expireSignals(now);
+      const delay = preferencesStore.trade_preferences?.trade_auto_open_delay ?? 0;
+      const minimalAccuracy = preferencesStore.trade_preferences?.minimal_accuracy;
+      for (const signalUuid of signalsStore.signal_list) {
+        const signal = signalsStore.signal_by_uuid[signalUuid];
+        const receivedAt = signalsStore.received_at_by_uuid[signalUuid];
+        if (!signal || receivedAt === undefined || attempted.has(signalUuid)) continue;
+        const due = isAutoOpenDue(signal, now - receivedAt, {
+          autoOpenDelayS: delay,
+          minimalAccuracyPercent: minimalAccuracy,
+          tokenLevel: tradeTokensStore.token_by_platform_uuid[signal.platform_uuid]?.level,
+        });
+        if (!due) continue;
+        attempted.add(signalUuid);
+        void tradeFromSignal(signalUuid);
+      }
+      // Forget cards that are gone, so the set stays as small as the list.
+      for (const signalUuid of attempted) {
+        if (!signalsStore.signal_by_uuid[signalUuid]) attempted.delete(signalUuid);
+      }
+    };
+    const timer = setInterval(tick, SIGNAL_TICK_MS);
+    return () => clearInterval(timer);
+  }, [isActive]);
+}
+
+/** Epoch ms, redrawn every second while `isActive`: the cards' countdowns read it. */
+export function useSecondClock(isActive = true): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!isActive) return;
+    const timer = setInterval(() => setNow(Date.now()), SIGNAL_TICK_MS);
+    return () => clearInterval(timer);
+  }, [isActive]);
+  return now;
+}
