@@ -11,15 +11,24 @@ export type Regime = (typeof Regime)[keyof typeof Regime];
 
 export const MODEL = {
   minutesPerYear: 525_600,
+  /**
+   * Share of a symbol's annual volatility carried by the random noise (GARCH long-run level); the trends'
+   * drift adds the rest, so the realized volatility of daily returns stays near the documented figure.
+   */
+  noiseVolShare: 0.55,
   /** Mean regime durations in minutes (per-minute exit probability = 1 / duration). */
-  meanRangingMinutes: 360,
-  meanTrendMinutes: 240,
+  meanRangingMinutes: 240,
+  meanTrendMinutes: 150,
   /** Probability that a trend is followed by the opposite trend rather than by a range. */
   trendReversalProbability: 0.3,
-  /** Trend drift per minute, as a multiple of the symbol's long-run per-minute volatility. */
-  trendDriftInSigmas: 0.06,
+  /**
+   * Trend drift per minute, as a multiple of the noise's long-run per-minute volatility. Strong enough that a
+   * trend moves the price about 0.6 noise-σ per 30-minute horizon beyond what a coin flip would see
+   * (bench/signals/accuracy.ts measures what the neurons make of it).
+   */
+  trendDriftInSigmas: 0.16,
   /** Mean reversion speed towards the level where the range started, per minute. */
-  rangeReversion: 0.01,
+  rangeReversion: 0.002,
   /** Volatility multipliers by regime. */
   trendVolMultiplier: 1.15,
   rangeVolMultiplier: 0.85,
@@ -71,7 +80,7 @@ export class PriceModel {
     this.minute = originMinute;
     this.market = new Rng(seed, 0x5eed);
     this.states = specs.map((spec) => {
-      const sigma = spec.annualVol / Math.sqrt(MODEL.minutesPerYear);
+      const sigma = (MODEL.noiseVolShare * spec.annualVol) / Math.sqrt(MODEL.minutesPerYear);
       const logPrice = Math.log(spec.startPrice);
       return {
         spec,
@@ -151,9 +160,13 @@ export class PriceModel {
     const open = Math.exp(state.logPrice);
     const minuteReturn = logPrice - state.logPrice;
     state.logPrice = logPrice;
+    // GARCH learns from the innovation before the regime's multiplier: fed back, the trend multiplier
+    // (α·1.15² + β > 0.999) drove the variance to its cap within a few trends, so trends were five times as
+    // volatile as ranges and their drift drowned in the noise.
+    const garchInnovation = innovation / volMultiplier;
     const next =
       state.longVariance * (1 - MODEL.garchAlpha - MODEL.garchBeta) +
-      MODEL.garchAlpha * innovation * innovation +
+      MODEL.garchAlpha * garchInnovation * garchInnovation +
       MODEL.garchBeta * state.variance;
     state.variance = Math.min(
       Math.max(next, state.longVariance * MODEL.varianceFloor),

@@ -14,13 +14,12 @@ import type { SocketHub } from '../plugins/websocket';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import { BITCOIN_SYMBOL, bitcoinInformation } from './bitcoin-information';
 import type { CandleEvent, MarketFeed, MarkPriceTick } from './market-feed';
-import { SignalEngine, type EngineStep } from './signal-engine';
+import { SignalEngine } from './signal-engine';
 import {
   followingPlatforms,
-  insertSignal,
   loadTrackRecord,
   minimalAccuracies,
-  resolveSignal,
+  persistStep,
   seedNeurons,
   symbolsByPair,
   type PlatformRow,
@@ -51,11 +50,24 @@ export async function startLiveCore({ feed, db, hub, log }: LiveCoreOptions): Pr
   const neuronTags = new Map(engine.neurons.map((neuron) => [neuron.neuron_uuid, neuron.neuron_tag_name]));
   let platformList = await followingPlatforms(db, feed.restUrl);
   let symbolMap = await symbolsByPair(db);
-  await restoreTrackRecords(engine, db, feed.symbols, symbolMap, platformList);
+  await restoreTrackRecords(engine, db, feed.symbols, symbolMap, platformList, log);
 
+  // Steps are stored one after the other, each in its own transaction, so the database always holds a prefix
+  // of the engine's steps. After a failed step nothing more is stored: a later step on top of a missing one
+  // (a resolution without its signal, a signal while the stored one is still open) would break the track
+  // record; the next start restores from the committed prefix and continues from there.
   let queue: Promise<void> = Promise.resolve();
+  let storeFailed = false;
   const later = (task: () => Promise<void>) => {
-    queue = queue.then(task).catch((error: unknown) => log.warn({ err: error }, 'signals: store failed'));
+    queue = queue.then(async () => {
+      if (storeFailed) return;
+      try {
+        await task();
+      } catch (error) {
+        storeFailed = true;
+        log.warn({ err: error }, 'signals: store failed; no more signals are stored until a restart');
+      }
+    });
   };
 
   const symbolOf = async (pair: string): Promise<SymbolRow | undefined> => {
@@ -103,9 +115,12 @@ export async function startLiveCore({ feed, db, hub, log }: LiveCoreOptions): Pr
       if (step.signals.length > 0 && platformList.length === 0) {
         platformList = await followingPlatforms(db, feed.restUrl);
       }
-      const stored = await storeStep(db, step, symbolRow, platformList);
+      const stored = await persistStep(db, step, symbolRow.symbol_uuid, platformList);
       if (live && stored.length > 0) {
-        await deliver(db, hub, stored, step.trendMoment, symbolRow, platformList, neuronTags);
+        // A failed delivery loses messages, not stored state: it must not stop the storing.
+        await deliver(db, hub, stored, step.trendMoment, symbolRow, platformList, neuronTags).catch(
+          (error: unknown) => log.warn({ err: error }, 'signals: delivery failed'),
+        );
       }
     });
   };
@@ -132,6 +147,7 @@ async function restoreTrackRecords(
   pairs: readonly string[],
   symbolMap: Map<string, SymbolRow>,
   platformList: readonly PlatformRow[],
+  log: LiveCoreOptions['log'],
 ): Promise<void> {
   // Every platform copy of a signal carries the same outcome; the first platform speaks for all.
   const platform = platformList[0];
@@ -146,25 +162,16 @@ async function restoreTrackRecords(
         symbol.symbol_uuid,
         platform.platform_uuid,
       );
-      if (stored) engine.restore(neuron.neuron_uuid, pair, stored.record, stored.resumeAfter);
+      if (!stored) continue;
+      if (stored.discarded > 0) {
+        log.warn(
+          { neuron: neuron.neuron_tag_name, pair, count: stored.discarded },
+          'signals: dangling discarded',
+        );
+      }
+      engine.restore(neuron.neuron_uuid, pair, stored.record, stored.resumeAfter);
     }
   }
-}
-
-/** Stores resolutions, then signals; returns the signal rows that are new and carry an accuracy. */
-async function storeStep(
-  db: Database,
-  step: EngineStep,
-  symbol: SymbolRow,
-  platformList: readonly PlatformRow[],
-): Promise<SignalRow[]> {
-  for (const resolution of step.resolutions) await resolveSignal(db, resolution, symbol.symbol_uuid);
-  const fresh: SignalRow[] = [];
-  for (const signal of step.signals) {
-    const rows = await insertSignal(db, signal, symbol.symbol_uuid, platformList);
-    if (signal.accuracy !== null) fresh.push(...rows);
-  }
-  return fresh;
 }
 
 function toWireSignal(

@@ -5,7 +5,7 @@
 // than MIN_RESOLVED resolved signals the accuracy is null and the signal only builds the track record (it is
 // stored, never sent to traders). The live feed (live-core.ts) and a replay of history run this same code.
 import type { SignalDirection, SignalOutcome, TrendMoment } from '../../../contracts';
-import { candleEnd, type Candle } from './candles';
+import { candleEnd, MINUTE_MS, type Candle } from './candles';
 import { judge, type OpenSignal } from './hit-rule';
 import { MarketAnalytics } from './market-analytics';
 import { NEURONS, type Neuron, type NeuronState } from './neurons';
@@ -109,6 +109,9 @@ export class SignalEngine {
     for (const neuron of this.neurons) {
       const slot = this.slot(neuron.neuron_uuid, symbol);
       if (slot.open && end > slot.open.createdAt) {
+        // The age counts minutes since the signal, not candles seen: the same with contiguous candles, and a
+        // signal restored from a store resolves at its horizon even when some of its candles are not replayed.
+        slot.open.age = Math.round((end - slot.open.createdAt) / MINUTE_MS) - 1;
         const verdict = judge(slot.open, candle);
         if (verdict) {
           step.resolutions.push({

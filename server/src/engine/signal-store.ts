@@ -2,13 +2,19 @@
 // once per platform that follows the feed's exchange; its uuid is derived from (platform, neuron, symbol,
 // created_at), so storing the same signal twice is a no-op.
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, max } from 'drizzle-orm';
 import { TradeTokenLevel, type SignalRecord, type TrendMoment } from '../../../contracts';
 import type { Database } from '../db';
 import { platforms, symbols, tradePreferences } from '../db/schema';
 import { neurons, signals } from '../db/schema-signals';
 import type { Neuron } from './neurons';
-import { ACCURACY_WINDOW, type EngineResolution, type EngineSignal, type TrackRecord } from './signal-engine';
+import {
+  ACCURACY_WINDOW,
+  type EngineResolution,
+  type EngineSignal,
+  type EngineStep,
+  type TrackRecord,
+} from './signal-engine';
 
 export type SignalRow = typeof signals.$inferSelect;
 export type PlatformRow = typeof platforms.$inferSelect;
@@ -109,15 +115,44 @@ export async function resolveSignal(
 }
 
 /**
+ * Stores one engine step (its resolutions, then its signals) in one transaction; returns the signal rows
+ * that are new and carry an accuracy. A step is the unit the engine's track record moves by: a resolution
+ * stored without the signal made on the same candle, or the reverse, would leave a state no run of the
+ * engine produces, so a kill leaves either the whole step or none of it.
+ */
+export async function persistStep(
+  db: Database,
+  step: EngineStep,
+  symbolUuid: string,
+  platformList: readonly PlatformRow[],
+): Promise<SignalRow[]> {
+  return db.transaction(async (tx) => {
+    const store = tx as unknown as Database;
+    for (const resolution of step.resolutions) await resolveSignal(store, resolution, symbolUuid);
+    const fresh: SignalRow[] = [];
+    for (const signal of step.signals) {
+      const rows = await insertSignal(store, signal, symbolUuid, platformList);
+      if (signal.accuracy !== null) fresh.push(...rows);
+    }
+    return fresh;
+  });
+}
+
+/**
  * What the store knows of a neuron on a symbol, for SignalEngine.restore: the last resolved outcomes, the
- * open signal, and the time of the newest signal (no new one is made on candles up to it).
+ * open signal, and the newest moment the stored record speaks for: no new signal is made on candles up to the
+ * newest signal's creation or the newest resolution, whichever is later. (Resuming after the creation alone
+ * let a restarted engine make a signal while the stored one was still open in the first run: two signals
+ * open at once, and an accuracy counting an outcome that came after it.)
+ * Only the newest signal can be open; an older unresolved one (left by a version that stored steps piecemeal)
+ * overlaps a later signal, cannot be judged any more and is deleted, so the restored record is the stored one.
  */
 export async function loadTrackRecord(
   db: Database,
   neuronUuid: string,
   symbolUuid: string,
   platformUuid: string,
-): Promise<{ record: TrackRecord; resumeAfter: number } | undefined> {
+): Promise<{ record: TrackRecord; resumeAfter: number; discarded: number } | undefined> {
   const scope = and(
     eq(signals.neuron_uuid, neuronUuid),
     eq(signals.symbol_uuid, symbolUuid),
@@ -125,12 +160,27 @@ export async function loadTrackRecord(
   );
   const [newest] = await db.select().from(signals).where(scope).orderBy(desc(signals.created_at)).limit(1);
   if (!newest) return undefined;
+  const dangling = await db
+    .delete(signals)
+    .where(
+      and(
+        eq(signals.neuron_uuid, neuronUuid),
+        eq(signals.symbol_uuid, symbolUuid),
+        isNull(signals.outcome),
+        lt(signals.created_at, newest.created_at),
+      ),
+    )
+    .returning({ signal_uuid: signals.signal_uuid });
   const resolved = await db
     .select({ outcome: signals.outcome })
     .from(signals)
     .where(and(scope, isNotNull(signals.outcome)))
     .orderBy(desc(signals.resolved_at))
     .limit(ACCURACY_WINDOW);
+  const [last] = await db
+    .select({ resolvedAt: max(signals.resolved_at) })
+    .from(signals)
+    .where(scope);
   const open = newest.outcome === null ? newest : undefined;
   return {
     record: {
@@ -141,7 +191,8 @@ export async function loadTrackRecord(
         createdAt: open.created_at.getTime(),
       },
     },
-    resumeAfter: newest.created_at.getTime(),
+    resumeAfter: Math.max(newest.created_at.getTime(), last?.resolvedAt?.getTime() ?? 0),
+    discarded: dangling.length,
   };
 }
 
