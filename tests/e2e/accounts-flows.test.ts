@@ -1,5 +1,6 @@
 // Accounts and settings (issue 5) in a real browser against `npm start`: sign-up, access rules, theme and
-// language, PIN, a paper-exchange trade token in client mode, the balance widget, logout.
+// language, PIN, a paper-exchange trade token in client mode and in server mode, unlocking after a reload,
+// the balance widget, logout.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchBrowser, screenshot, startApp, type RunningApp } from './harness';
@@ -142,5 +143,95 @@ test('at 375×812 the sidebar is an overlay opened by the hamburger', async () =
   await screenshot(page, 'accounts-mobile-sidebar');
   await page.getByTestId('hamburger').click();
   await page.getByTestId('sidebar').waitFor({ state: 'hidden' });
+  await page.close();
+});
+
+/** On /trade_preferences: sets the PIN of the Paper Futures card (the panel shows the form or 'Change'). */
+async function enterPin(page: Page, pinCode: string) {
+  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  const change = card.getByRole('button', { name: 'Change PIN Code' });
+  await ((await change.isVisible()) ? change : card.getByRole('button', { name: 'Enter PIN Code' })).click();
+  await card.getByPlaceholder('Pin Code').fill(pinCode);
+  await card.getByRole('button', { name: 'Save' }).click();
+  return card;
+}
+
+async function addPaperToken(page: Page) {
+  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  await card.getByRole('button', { name: 'Create paper account' }).click();
+  await expect.poll(() => card.getByTestId('api-key-input').inputValue(), { timeout: 15_000 }).not.toBe('');
+  await card.getByRole('button', { name: 'Save' }).click();
+  await card.getByTestId('trade-token-details').waitFor({ timeout: 15_000 });
+}
+
+const statusOf = (page: Page) =>
+  page
+    .getByTestId('platform-card')
+    .filter({ hasText: 'Paper Futures' })
+    .getByTestId('trade-token-status')
+    .innerText();
+
+async function expectBalance(page: Page) {
+  const balance = page.getByTestId('balance-widget');
+  await expect
+    .poll(async () => Number((await balance.innerText()).replace(/[^0-9.]/g, '')), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+}
+
+test('after a reload a client-mode token stays locked until its PIN is entered again', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(app.baseUrl);
+  await signUp(page, `reload-${Date.now()}@example.com`);
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  await enterPin(page, '24680');
+  await addPaperToken(page);
+  expect(await statusOf(page)).toBe('AVAILABLE');
+
+  // The PIN lives only in memory: after a reload the stored envelope is there, but locked.
+  await page.reload();
+  await expect.poll(() => statusOf(page), { timeout: 20_000 }).toBe('NO PIN CODE');
+  await enterPin(page, '11111');
+  await expect.poll(() => statusOf(page)).toBe('WRONG PIN CODE');
+  await enterPin(page, '24680');
+  await expect.poll(() => statusOf(page)).toBe('AVAILABLE');
+  await expectBalance(page);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('in server mode the token is kept by the server, sealed, and unlocked with the PIN after a reload', async () => {
+  const { page, errors } = await newPage();
+  await page.goto(app.baseUrl);
+  await signUp(page, `server-${Date.now()}@example.com`);
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  await page.getByRole('button', { name: 'Increase Trade side' }).click();
+  // Saved after the 2 s debounce (SPEC.md §4 "Preference editing").
+  await page
+    .getByTestId('notification')
+    .filter({ hasText: 'Update Trade Preferences Success' })
+    .first()
+    .waitFor({ timeout: 15_000 });
+
+  await enterPin(page, '13579');
+  await expect.poll(() => statusOf(page), { timeout: 15_000 }).toBe('NO TRADE TOKEN');
+  await addPaperToken(page);
+  await expect.poll(() => statusOf(page)).toBe('AVAILABLE');
+  await expectBalance(page);
+  // Nothing of the token is kept in this browser in server mode.
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('v1$argon2id$');
+
+  await page.reload();
+  await expect.poll(() => statusOf(page), { timeout: 20_000 }).toBe('NO PIN CODE');
+  await enterPin(page, '13579');
+  await expect.poll(() => statusOf(page), { timeout: 15_000 }).toBe('AVAILABLE');
+  await expectBalance(page);
+
+  await page
+    .getByTestId('platform-card')
+    .filter({ hasText: 'Paper Futures' })
+    .getByRole('button', { name: 'Revoke Trade Token' })
+    .click();
+  await expect.poll(() => statusOf(page)).toBe('NO TRADE TOKEN');
+  expect(errors).toEqual([]);
   await page.close();
 });
