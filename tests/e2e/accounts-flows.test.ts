@@ -1,47 +1,25 @@
 // Accounts and settings (issue 5) in a real browser against `npm start`: sign-up, access rules, theme and
 // language, PIN, a paper-exchange trade token in client mode and in server mode, unlocking after a reload,
 // the balance widget, logout.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchBrowser, screenshot, startApp, type RunningApp } from './harness';
+import type { Page } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { screenshot, setupE2e, signUp } from './harness';
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const e2e = setupE2e();
 
 async function newPage(width = 1440, height = 900): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height } });
+  const page = await e2e.browser.newPage({ viewport: { width, height } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors };
 }
 
-async function signUp(page: Page, email: string) {
-  await page.getByTestId('sidebar').getByRole('button', { name: 'Sign Up' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign Up' });
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByLabel('Nickname').fill('paper-trader');
-  await dialog.getByLabel('Password', { exact: true }).fill('Abcdef1!');
-  await dialog.getByLabel('Repeat password').fill('Abcdef1!');
-  await dialog.getByRole('button', { name: 'Sign Up' }).click();
-  await page.getByTestId('profile-block').waitFor({ timeout: 15_000 });
-}
-
 test('unknown paths go to /404 and protected routes to / without a user', async () => {
   const { page, errors } = await newPage();
-  await page.goto(`${app.baseUrl}/no/such/page`);
+  await page.goto(`${e2e.app.baseUrl}/no/such/page`);
   await page.getByText('404').waitFor();
   expect(new URL(page.url()).pathname).toBe('/404');
-  await page.goto(`${app.baseUrl}/trade_preferences`);
+  await page.goto(`${e2e.app.baseUrl}/trade_preferences`);
   await page.getByTestId('sidebar').getByRole('button', { name: 'Log In' }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/');
   expect(errors).toEqual([]);
@@ -50,7 +28,7 @@ test('unknown paths go to /404 and protected routes to / without a user', async 
 
 test('the login form keeps submit disabled while invalid and shows the SPEC messages', async () => {
   const { page } = await newPage();
-  await page.goto(app.baseUrl);
+  await page.goto(e2e.app.baseUrl);
   await page.getByTestId('sidebar').getByRole('button', { name: 'Log In' }).click();
   const dialog = page.getByRole('dialog', { name: 'Log In' });
   await dialog.getByLabel('Email').fill('not-an-email');
@@ -68,8 +46,8 @@ test('the login form keeps submit disabled while invalid and shows the SPEC mess
 
 test('a new trader signs up, sets a PIN, creates a paper account and sees a balance', async () => {
   const { page, errors } = await newPage();
-  await page.goto(app.baseUrl);
-  await signUp(page, `trader-${Date.now()}@example.com`);
+  await page.goto(e2e.app.baseUrl);
+  await signUp(page, `trader-${Date.now()}@example.com`, 'paper-trader');
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
   const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
   await card.waitFor({ timeout: 15_000 });
@@ -137,7 +115,7 @@ test('a new trader signs up, sets a PIN, creates a paper account and sees a bala
 
 test('at 375×812 the sidebar is an overlay opened by the hamburger', async () => {
   const { page } = await newPage(375, 812);
-  await page.goto(app.baseUrl);
+  await page.goto(e2e.app.baseUrl);
   await page.getByTestId('hamburger').click();
   await page.getByTestId('sidebar').waitFor({ state: 'visible' });
   await screenshot(page, 'accounts-mobile-sidebar');
@@ -180,8 +158,8 @@ async function expectBalance(page: Page) {
 
 test('after a reload a client-mode token stays locked until its PIN is entered again', async () => {
   const { page, errors } = await newPage();
-  await page.goto(app.baseUrl);
-  await signUp(page, `reload-${Date.now()}@example.com`);
+  await page.goto(e2e.app.baseUrl);
+  await signUp(page, `reload-${Date.now()}@example.com`, 'paper-trader');
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
   await enterPin(page, '24680');
   await addPaperToken(page);
@@ -201,8 +179,8 @@ test('after a reload a client-mode token stays locked until its PIN is entered a
 
 test('in server mode the token is kept by the server, sealed, and unlocked with the PIN after a reload', async () => {
   const { page, errors } = await newPage();
-  await page.goto(app.baseUrl);
-  await signUp(page, `server-${Date.now()}@example.com`);
+  await page.goto(e2e.app.baseUrl);
+  await signUp(page, `server-${Date.now()}@example.com`, 'paper-trader');
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
   await page.getByRole('button', { name: 'Increase Trade side' }).click();
   // Saved after the 2 s debounce (SPEC.md §4 "Preference editing").

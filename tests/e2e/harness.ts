@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -103,4 +104,33 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   await page.screenshot({ path: file, fullPage: false });
   return file;
+}
+
+/**
+ * Starts the app and a browser before a test file's tests and stops both after them; the returned object's
+ * `app` and `browser` are set once beforeAll has run.
+ */
+export function setupE2e(env: Record<string, string> = {}): { app: RunningApp; browser: Browser } {
+  const context = {} as { app: RunningApp; browser: Browser };
+  beforeAll(async () => {
+    context.app = await startApp(env);
+    context.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await context.browser?.close();
+    await context.app?.stop();
+  });
+  return context;
+}
+
+/** Signs a new trader up through the 'Sign Up' dialog and waits for the profile block. */
+export async function signUp(page: Page, email: string, nickname = 'trader'): Promise<void> {
+  await page.getByTestId('sidebar').getByRole('button', { name: 'Sign Up' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign Up' });
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Nickname').fill(nickname);
+  await dialog.getByLabel('Password', { exact: true }).fill('Abcdef1!');
+  await dialog.getByLabel('Repeat password').fill('Abcdef1!');
+  await dialog.getByRole('button', { name: 'Sign Up' }).click();
+  await page.getByTestId('profile-block').waitFor({ timeout: 15_000 });
 }

@@ -4,36 +4,14 @@
 // data folder the engine needs a track record first (often longer than a test should wait), so after that
 // budget the test injects one signal_from_core frame of the contracts' shape into the real socket (Playwright
 // proxies it) and says so in its output.
-import type { Browser, Page, WebSocketRoute } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { expect, test } from 'vitest';
 import type { Signal } from '../../contracts';
-import { launchBrowser, screenshot, startApp, type RunningApp } from './harness';
+import { screenshot, setupE2e, signUp } from './harness';
 
 const SIGNAL_WAIT_MS = Number(process.env.LIVE_SIGNAL_WAIT_MS ?? 60_000);
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-async function signUp(page: Page, email: string) {
-  await page.getByTestId('sidebar').getByRole('button', { name: 'Sign Up' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign Up' });
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByLabel('Nickname').fill('live-trader');
-  await dialog.getByLabel('Password', { exact: true }).fill('Abcdef1!');
-  await dialog.getByLabel('Repeat password').fill('Abcdef1!');
-  await dialog.getByRole('button', { name: 'Sign Up' }).click();
-  await page.getByTestId('profile-block').waitFor({ timeout: 15_000 });
-}
+const e2e = setupE2e();
 
 /** Digits of a text: '₿ 97 123 $' → 97123. */
 const digits = (text: string) => Number(text.replace(/[^0-9]/g, ''));
@@ -88,7 +66,7 @@ async function signalFromApi(page: Page): Promise<Signal> {
 test(
   'prices, title, bitcoin modal and a counting-down signal card',
   async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
 
@@ -105,8 +83,8 @@ test(
       route.onMessage((message) => server.send(message));
     });
 
-    await page.goto(app.baseUrl);
-    await signUp(page, `live-${Date.now()}@example.com`);
+    await page.goto(e2e.app.baseUrl);
+    await signUp(page, `live-${Date.now()}@example.com`, 'live-trader');
     await page.getByTestId('notification').filter({ hasText: 'Websocket connected' }).first().waitFor();
     await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
     await page.getByTestId('signals-panel').waitFor();

@@ -1,33 +1,21 @@
 // Walking skeleton: the page served by `npm start` boots the SPA (trade-core from pkg/, translations) and
 // shows the live bitcoin price that the server derives from the paper exchange's mark-price stream.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchBrowser, screenshot, startApp, type RunningApp } from './harness';
+import { expect, test } from 'vitest';
+import { screenshot, setupE2e } from './harness';
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const e2e = setupE2e();
 
 test('the header shows the bitcoin price the API reports', async () => {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(app.baseUrl);
+  await page.goto(e2e.app.baseUrl);
 
   const priceButton = page.getByTestId('bitcoin-price');
   await priceButton.waitFor({ state: 'visible', timeout: 30_000 });
   const shown = Number((await priceButton.innerText()).replace(/[^0-9]/g, ''));
 
-  const answer = await fetch(`${app.baseUrl}/api/public/get_bitcoin_public_information/`);
+  const answer = await fetch(`${e2e.app.baseUrl}/api/public/get_bitcoin_public_information/`);
   const { result } = (await answer.json()) as { result: { current_price: number } };
   // The widget rounds to 0 decimals and the price keeps moving between the two reads: within 2 %.
   expect(shown).toBeGreaterThan(0);
