@@ -29,6 +29,7 @@ export default defineConfig({
             'contracts/**/*.test.ts',
             'tests/core/**/*.test.ts',
             'tests/contract/**/*.test.ts',
+            'tests/exchange/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

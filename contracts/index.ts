@@ -9,3 +9,4 @@ export * from './preferences';
 export * from './balances';
 export * from './paper';
 export * from './signals';
+export * from './trades';

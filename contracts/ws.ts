@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { trendMoment } from './common';
 import { bitcoinPublicInformation } from './public';
 import { signalByUuid } from './signals';
+import { tradeCalculated } from './trades';
 
 /**
  * Milliseconds since the epoch at which the server serialised the frame (fractional). Optional and only for
@@ -42,6 +43,16 @@ export const signalEvent = z.object({
   message: z.object({ signal_by_uuid: signalByUuid, trend_moment: trendMoment, sent_at: sentAt }),
 });
 
+/**
+ * A trade's recalculated fields (SPEC.md §7), sent to its owner: in answer to
+ * update_trade_by_current_price_from_client, when the trade monitor sets a UI status, and when the trade is
+ * closed (trade_status no longer open).
+ */
+export const tradeUpdatedEvent = z.object({
+  event: z.literal('trade_updated_response_from_core'),
+  message: z.object({ trade_uuid: z.uuid(), trade_update_calculated: tradeCalculated }),
+});
+
 export const badEvent = z.object({
   event: z.literal('bad_event'),
   message: z.object({ detail: z.string() }),
@@ -52,6 +63,7 @@ export const serverEvent = z.discriminatedUnion('event', [
   bitcoinPublicInformationEvent,
   symbolPriceBaseEvent,
   signalEvent,
+  tradeUpdatedEvent,
   badEvent,
 ]);
 export type ServerEvent = z.infer<typeof serverEvent>;

@@ -4,7 +4,8 @@ export const API_TIMEOUT_MS = 5000;
 export const BITCOIN_REFRESH_MS = 5000;
 export const LANGUAGES = ['en', 'ua'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const I18N_NAMESPACES = ['common'] as const;
+/** Translation namespaces: common (the shell and trading) and insights (dashboard, analysis, main, about). */
+export const I18N_NAMESPACES = ['common', 'insights'] as const;
 /** Translation reads: up to 5 retries, first delay 350 ms doubling, at most 10 reads in parallel (SPEC.md §7). */
 export const LOCALE_MAX_RETRIES = 5;
 export const LOCALE_RETRY_DELAY_MS = 350;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import en from '../../public/locales/en/common.json';
-import ua from '../../public/locales/ua/common.json';
+import { TEST_RESOURCES } from '../app/testing/i18n-test';
+import { I18N_NAMESPACES } from '../config/constants';
 
 /** Every leaf as [path, value]; paths are arrays because some keys (server texts) contain dots. */
 function leaves(value: unknown, path: string[] = []): [string[], unknown][] {
@@ -12,7 +12,10 @@ function placeholders(text: unknown): string[] {
   return typeof text === 'string' ? [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] ?? '').sort() : [];
 }
 
-describe('locales', () => {
+describe.each(I18N_NAMESPACES)('locales of namespace %s', (namespace) => {
+  const en: unknown = TEST_RESOURCES.en[namespace];
+  const ua: unknown = TEST_RESOURCES.ua[namespace];
+
   test('en and ua have the same keys (every user-visible string has both texts)', () => {
     const paths = (tree: unknown) =>
       leaves(tree)

@@ -1,0 +1,264 @@
+// Trades (SPEC.md §3 Trade, Trade creation payload, Trade history state; §4 "Trade status and UI status",
+// "Closing a trade", "Opening a trade"; §7 /trade/*, /trade_client/*, /trade_server/*). Money fields are exact
+// decimal strings ("97012.40", "0.002"): they come from trade-core's decimal math or from the exchange and are
+// never binary floating point. The rules (trailing stop, UI statuses, error trades) are documented in
+// docs/decisions.md "Trading".
+import { z } from 'zod';
+import { resultOf } from './common';
+import { PLATFORM_PREFERENCE_BOUNDS, isOnStep, type PreferenceBound } from './preferences';
+import { candlePoint, signalDirection } from './signals';
+
+/** An exact decimal string as exchanges write them: optional minus, digits, optional fraction. */
+export const decimalString = z
+  .string()
+  .regex(/^-?\d{1,20}(\.\d{1,18})?$/, 'Must be a decimal number such as 12.5')
+  .meta({ id: 'DecimalString' });
+const positiveDecimal = decimalString.refine((value) => /[1-9]/.test(value) && !value.startsWith('-'), {
+  message: 'Must be above 0',
+});
+
+/** trade_status (SPEC.md §4): open, then one closing status. */
+export const TradeStatus = {
+  OPEN: 'open',
+  TAKE_PROFIT: 'take_profit',
+  STOP_LOSS: 'stop_loss',
+  TREILING_STOP: 'treiling_stop',
+  DIRECTION_SIGNAL: 'direction_signal',
+  REVERSE_SIGNAL: 'reverse_signal',
+  MANUAL_CLOSE: 'manual_close',
+} as const;
+export type TradeStatus = (typeof TradeStatus)[keyof typeof TradeStatus];
+export const tradeStatus = z.enum([
+  TradeStatus.OPEN,
+  TradeStatus.TAKE_PROFIT,
+  TradeStatus.STOP_LOSS,
+  TradeStatus.TREILING_STOP,
+  TradeStatus.DIRECTION_SIGNAL,
+  TradeStatus.REVERSE_SIGNAL,
+  TradeStatus.MANUAL_CLOSE,
+]);
+/** Every status but open: the ones a close call may carry. */
+export const closingTradeStatus = tradeStatus.exclude([TradeStatus.OPEN]);
+export type ClosingTradeStatus = z.infer<typeof closingTradeStatus>;
+
+/** trade_ui_status (SPEC.md §4): a temporary status shown as a pulsing button on an open trade. */
+export const TradeUiStatus = {
+  TAKE_PROFIT: 'TAKE_PROFIT',
+  STOP_LOSS: 'STOP_LOSS',
+  TREILING_STOP: 'TREILING_STOP',
+  DIRECTION_SIGNAL: 'DIRECTION_SIGNAL',
+  REVERSE_SIGNAL: 'REVERSE_SIGNAL',
+} as const;
+export type TradeUiStatus = (typeof TradeUiStatus)[keyof typeof TradeUiStatus];
+export const tradeUiStatus = z.enum([
+  TradeUiStatus.TAKE_PROFIT,
+  TradeUiStatus.STOP_LOSS,
+  TradeUiStatus.TREILING_STOP,
+  TradeUiStatus.DIRECTION_SIGNAL,
+  TradeUiStatus.REVERSE_SIGNAL,
+]);
+
+/** The closing status a UI status leads to when its countdown reaches zero (SPEC.md §4). */
+export const CLOSING_STATUS_OF_UI_STATUS = {
+  TAKE_PROFIT: TradeStatus.TAKE_PROFIT,
+  STOP_LOSS: TradeStatus.STOP_LOSS,
+  TREILING_STOP: TradeStatus.TREILING_STOP,
+  DIRECTION_SIGNAL: TradeStatus.DIRECTION_SIGNAL,
+  REVERSE_SIGNAL: TradeStatus.REVERSE_SIGNAL,
+} as const satisfies Record<TradeUiStatus, ClosingTradeStatus>;
+
+/**
+ * Why a trade needs repair (DELETE /trade/delete_trade_errors/), null when it is sound:
+ * - open_incomplete: the open stopped half-way (the process died or the exchange did not confirm the order);
+ * - stop_missing: the position is open without its exchange-side stop loss (placing it and closing the
+ *   position both failed);
+ * - position_missing: the exchange has no position for this open trade any more (closed outside Signaldesk).
+ */
+export const TradeError = {
+  OPEN_INCOMPLETE: 'open_incomplete',
+  STOP_MISSING: 'stop_missing',
+  POSITION_MISSING: 'position_missing',
+} as const;
+export type TradeError = (typeof TradeError)[keyof typeof TradeError];
+export const tradeError = z.enum([
+  TradeError.OPEN_INCOMPLETE,
+  TradeError.STOP_MISSING,
+  TradeError.POSITION_MISSING,
+]);
+
+/** The symbol of a trade (SPEC.md §3), with the quantity precision the close order needs. */
+export const tradeSymbol = z.object({
+  symbol_uuid: z.uuid(),
+  symbol_name: z.string(),
+  symbol_pair: z.string(),
+  symbol_price_precision: z.number().int().min(0),
+  symbol_quantity_precision: z.number().int().min(0),
+});
+
+/** Direction of the last price change of a trade: 1 up, -1 down, 0 unchanged (the price-direction indicator). */
+export const priceDirection = z.union([z.literal(-1), z.literal(0), z.literal(1)]);
+
+/** The fields the trade monitor recalculates on every price (trade_update_calculated, SPEC.md §4, §7). */
+export const tradeCalculated = z
+  .object({
+    trade_current_price: positiveDecimal,
+    trade_last_update_price: priceDirection,
+    /** Unrealized PNL in USDT (realized once closed), trade-core's unrealizedPnl. */
+    trade_pnl_current: decimalString,
+    /** Return on margin in percent, 2 decimals. */
+    trade_roe_current: decimalString,
+    /**
+     * The trailing-stop level as a return on margin in percent: −trade_stop_loss_percent at the open, raised to
+     * (best ROE − trade_treiling_stop_percent) as the trade gains, never lowered. SPEC.md §3 possible_loss is
+     * trade_margin × this × 0.01.
+     */
+    trade_treiling_stop_percent_current: decimalString,
+    trade_status: tradeStatus,
+    trade_ui_status: tradeUiStatus.nullable(),
+    trade_update_timestamp: z.string(),
+  })
+  .meta({ id: 'TradeCalculated' });
+export type TradeCalculated = z.infer<typeof tradeCalculated>;
+
+/** A trade (SPEC.md §3) with the settings it was opened with. Times are ISO-8601. */
+export const trade = tradeCalculated
+  .extend({
+    trade_uuid: z.uuid(),
+    platform_uuid: z.uuid(),
+    signal_uuid: z.uuid(),
+    symbol: tradeSymbol,
+    trade_direction: signalDirection,
+    /** 0 client mode, 1 server mode: where the trade was opened, and so how it is closed. */
+    trade_in_server_side: z.union([z.literal(0), z.literal(1)]),
+    trade_open_price: positiveDecimal,
+    trade_close_price: positiveDecimal.nullable(),
+    trade_margin: positiveDecimal,
+    trade_quantity: positiveDecimal,
+    trade_leverage: z.number().int().min(1),
+    trade_stop_loss_percent: z.number(),
+    trade_take_profit_percent: z.number(),
+    trade_treiling_stop_percent: z.number(),
+    /** The exchange-side stop price (SPEC.md §5), at the symbol's price precision. */
+    trade_stop_price: positiveDecimal,
+    /** newClientOrderId of the market order that opened the position. */
+    trade_order_id: z.string().nullable(),
+    /** Client id of the stop-loss order (newClientOrderId, or clientAlgoId on the Algo Order API). */
+    trade_stop_order_id: z.string().nullable(),
+    trade_error: tradeError.nullable(),
+    trade_create_timestamp: z.string(),
+    trade_close_timestamp: z.string().nullable(),
+  })
+  .meta({ id: 'Trade' });
+export type Trade = z.infer<typeof trade>;
+
+function bounded(bound: PreferenceBound) {
+  const base = bound.step === 1 ? z.number().int('Must be a whole number') : z.number();
+  return base
+    .min(bound.min, `Must be at least ${bound.min}`)
+    .max(bound.max, `Must be at most ${bound.max}`)
+    .refine((value) => isOnStep(value, bound), `Must be a multiple of ${bound.step}`);
+}
+const P = PLATFORM_PREFERENCE_BOUNDS;
+
+/** Trade creation payload shared by both modes (SPEC.md §3). */
+export const tradeCreateBase = z.object({
+  signal_uuid: z.uuid(),
+  trade_margin: bounded(P.trade_margin),
+  trade_leverage: bounded(P.trade_leverage),
+  trade_stop_loss_percent: bounded(P.trade_stop_loss_percent),
+  trade_take_profit_percent: bounded(P.trade_take_profit_percent),
+  trade_treiling_stop_percent: bounded(P.trade_treiling_stop_percent),
+});
+
+/** POST /trade_client/create_trade/: the SPA opened the position itself and records it. */
+export const createClientTradeBody = tradeCreateBase
+  .extend({
+    trade_quantity: positiveDecimal,
+    trade_open_price: positiveDecimal,
+    trade_order_id: z.string().min(1).max(64),
+    /** Null when the stop could not be placed and the position could not be closed either (stop_missing). */
+    trade_stop_order_id: z.string().min(1).max(64).nullable(),
+    trade_stop_price: positiveDecimal,
+  })
+  .meta({ id: 'CreateClientTradeBody' });
+export type CreateClientTradeBody = z.infer<typeof createClientTradeBody>;
+
+const pinCode = z.string().length(5, 'PIN code must have 5 characters');
+
+/** POST /trade_server/create_trade/: the server opens the position with the token opened by pin_code. */
+export const createServerTradeBody = tradeCreateBase
+  .extend({ pin_code: pinCode })
+  .meta({ id: 'CreateServerTradeBody' });
+export type CreateServerTradeBody = z.infer<typeof createServerTradeBody>;
+
+export const tradeAnswer = resultOf(trade);
+
+/** POST /trade_client/close_trade/: the SPA closed the position and reports it. */
+export const closeClientTradeBody = z
+  .object({
+    trade_uuid: z.uuid(),
+    trade_status: closingTradeStatus,
+    /** Average fill price of the closing order (or of the stop that fired); the current price when absent. */
+    trade_close_price: positiveDecimal.optional(),
+  })
+  .meta({ id: 'CloseClientTradeBody' });
+export type CloseClientTradeBody = z.infer<typeof closeClientTradeBody>;
+
+/** POST /trade_server/close_trade/: the server closes the position with the token opened by pin_code. */
+export const closeServerTradeBody = z
+  .object({ trade_uuid: z.uuid(), trade_status: closingTradeStatus, pin_code: pinCode })
+  .meta({ id: 'CloseServerTradeBody' });
+export type CloseServerTradeBody = z.infer<typeof closeServerTradeBody>;
+
+/**
+ * POST /trade/update_trade_status/ (the update-trade-status call, SPEC.md §7): trade_status 'open' resets an
+ * open trade to open with no UI status (a click on the pulsing button, or a direction_signal countdown at 0).
+ * Closing statuses go through the close calls.
+ */
+export const updateTradeStatusBody = z
+  .object({ trade_uuid: z.uuid(), trade_status: z.literal(TradeStatus.OPEN) })
+  .meta({ id: 'UpdateTradeStatusBody' });
+export type UpdateTradeStatusBody = z.infer<typeof updateTradeStatusBody>;
+
+export const tradeListAnswer = resultOf(z.object({ trade_list: z.array(trade) }));
+
+export const tradeUuidParams = z.object({ trade_uuid: z.uuid() });
+
+/** GET /trade/get_trades_history/ query (SPEC.md §7): trades created in [start_date, end_date]. */
+export const tradeHistoryQuery = z
+  .object({
+    start_date: z.iso.datetime({ offset: true }),
+    end_date: z.iso.datetime({ offset: true }),
+    offset: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(100_000).default(100_000),
+  })
+  .refine((query) => Date.parse(query.start_date) <= Date.parse(query.end_date), {
+    message: 'start_date must not be after end_date',
+    path: ['end_date'],
+  });
+export type TradeHistoryQuery = z.infer<typeof tradeHistoryQuery>;
+
+/** GET /trade/get_trade_trend_by_uuid/{trade_uuid}/: the price around a trade ('Trade Trend Data'). */
+export const tradeTrendData = z
+  .object({
+    trade: trade,
+    /** Take-profit price: where the ROE reaches trade_take_profit_percent. */
+    trade_take_profit_price: positiveDecimal,
+    /** Current trailing-stop price: where the ROE falls to trade_treiling_stop_percent_current. */
+    trade_treiling_stop_price: positiveDecimal,
+    /** 1-minute candles from 30 minutes before the open to the close (or now), oldest first. */
+    trend_data_list: z.array(candlePoint),
+  })
+  .meta({ id: 'TradeTrendData' });
+export type TradeTrendData = z.infer<typeof tradeTrendData>;
+export const tradeTrendAnswer = resultOf(tradeTrendData);
+
+/**
+ * DELETE /trade/delete_trade_errors/ body (optional): the PINs the SPA holds, so the server can reconcile
+ * server-mode error trades with the exchange. Without a PIN a platform's error trades are only repaired when
+ * that needs no exchange call.
+ */
+export const deleteTradeErrorsBody = z
+  .object({ pin_code_by_platform_uuid: z.record(z.uuid(), pinCode).default({}) })
+  .meta({ id: 'DeleteTradeErrorsBody' });
+export const deleteTradeErrorsAnswer = resultOf(z.object({ count: z.number().int().min(0) }));
