@@ -10,3 +10,4 @@ export * from './balances';
 export * from './paper';
 export * from './signals';
 export * from './trades';
+export * from './analysis';

@@ -108,9 +108,9 @@ export const tradeCalculated = z
     /** Return on margin in percent, 2 decimals. */
     trade_roe_current: decimalString,
     /**
-     * The trailing-stop level as a return on margin in percent: −trade_stop_loss_percent at the open, raised to
-     * (best ROE − trade_treiling_stop_percent) as the trade gains, never lowered. SPEC.md §3 possible_loss is
-     * trade_margin × this × 0.01.
+     * The trailing-stop level as a return on margin in percent: −trade_stop_loss_percent at the open; once the
+     * best ROE has reached trade_treiling_stop_percent it is (best ROE − trade_treiling_stop_percent), never
+     * lowered. SPEC.md §3 possible_loss is trade_margin × this × 0.01.
      */
     trade_treiling_stop_percent_current: decimalString,
     trade_status: tradeStatus,

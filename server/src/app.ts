@@ -10,6 +10,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Database } from './db';
 import { bitcoinInformation } from './engine/bitcoin-information';
 import type { MarketFeed } from './engine/market-feed';
+import { TradeMonitor } from './engine/trade-monitor';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { loadMasterKey, SecretBox } from './services/secret-box';
@@ -17,6 +18,7 @@ import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { SocketHub, websocketPlugin } from './plugins/websocket';
 import { accountBalanceRoutes } from './routes/account_balance';
+import { analysisRoutes } from './routes/analysis';
 import { authRoutes } from './routes/auth';
 import { paperExchangeRoutes } from './routes/paper_exchange';
 import { platformRoutes } from './routes/platform';
@@ -24,11 +26,15 @@ import { platformPreferencesRoutes } from './routes/platform_preferences';
 import { publicRoutes } from './routes/public';
 import { signalRoutes } from './routes/signal';
 import { symbolRoutes } from './routes/symbol';
+import { tradeRoutes } from './routes/trade';
+import { tradeClientRoutes } from './routes/trade_client';
+import { tradeServerRoutes } from './routes/trade_server';
 import { tradePreferencesRoutes } from './routes/trade_preferences';
 import { tradeTokenRoutes } from './routes/trade_token';
 import { userRoutes } from './routes/user';
 import { seedPlatforms } from './services/platforms';
 import { keepSymbolsSynced } from './services/symbols';
+import { TradeDesk } from './services/trade-desk';
 
 export interface AppDeps {
   feed: MarketFeed;
@@ -45,6 +51,8 @@ export interface AppDeps {
   paperExchangeUrl?: string;
   /** Milliseconds since the epoch, for every token expiry; tests move it. */
   clock?: () => number;
+  /** The trade monitor; built from feed, db and hub when absent (it follows the feed's mark prices). */
+  tradeMonitor?: TradeMonitor;
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -71,6 +79,18 @@ export async function buildApp(deps: AppDeps) {
     await sync.firstAttempt;
   }
 
+  // Open trades are loaded from the database and follow the feed's prices (engine/trade-monitor.ts).
+  const monitor =
+    deps.tradeMonitor ??
+    new TradeMonitor({ db: deps.db, hub, feed: deps.feed, log: app.log, clock: app.clock });
+  await monitor.start();
+  const tradeDesk = new TradeDesk({ db: deps.db, hub, monitor, log: app.log, clock: app.clock });
+  app.decorate('tradeDesk', tradeDesk);
+  app.addHook('onClose', async () => {
+    await tradeDesk.idle();
+    await monitor.close();
+  });
+
   await app.register(websocketPlugin, {
     hub,
     greeting: () => {
@@ -80,6 +100,17 @@ export async function buildApp(deps: AppDeps) {
         : [];
     },
     consumeToken: (token) => app.sessions.consumeWebsocketToken(token),
+    // The trade's live fields, only to its owner; another user's or an unknown trade is not answered.
+    onClientEvent: (event, userUuid, reply) => {
+      const { trade_uuid } = event.message;
+      const calculated = monitor.calculatedFor(userUuid, trade_uuid);
+      if (calculated) {
+        reply({
+          event: 'trade_updated_response_from_core',
+          message: { trade_uuid, trade_update_calculated: calculated },
+        });
+      }
+    },
   });
   await app.register(
     async (api) => {
@@ -93,6 +124,10 @@ export async function buildApp(deps: AppDeps) {
       await api.register(tradePreferencesRoutes, { prefix: '/trade_preferences' });
       await api.register(tradeTokenRoutes, { prefix: '/trade_token' });
       await api.register(accountBalanceRoutes, { prefix: '/account_balance' });
+      await api.register(tradeRoutes, { prefix: '/trade', feed: deps.feed });
+      await api.register(tradeClientRoutes, { prefix: '/trade_client' });
+      await api.register(tradeServerRoutes, { prefix: '/trade_server' });
+      await api.register(analysisRoutes, { prefix: '/analysis', feed: deps.feed });
       await api.register(paperExchangeRoutes, {
         prefix: '/paper_exchange',
         paperExchangeUrl: deps.paperExchangeUrl,
@@ -111,5 +146,5 @@ export async function buildApp(deps: AppDeps) {
     if (wantsPage) return reply.type('text/html').sendFile('index.html');
     return reply.status(404).send({ detail: `Not found: ${request.url}` });
   });
-  return { app, hub };
+  return { app, hub, monitor };
 }

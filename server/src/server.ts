@@ -38,7 +38,7 @@ async function main() {
   }
 
   const feed = new MarketFeed(exchangeUrl, exchangeWsUrl, await followedSymbols(exchangeUrl, log), log);
-  const { app, hub } = await buildApp({
+  const { app, hub, monitor } = await buildApp({
     feed,
     db: database.db,
     secretBox: new SecretBox(loadMasterKey({ env: process.env, dataDir: config.dataDir })),
@@ -48,9 +48,16 @@ async function main() {
     paperExchangeUrl,
   });
 
-  // Prices, bitcoin information and signals to the sockets (engine/live-core.ts). The feed starts after,
-  // so the candles it loads at start already reach the signal engine.
-  const core = await startLiveCore({ feed, db: database.db, hub, log });
+  // Prices, bitcoin information and signals to the sockets (engine/live-core.ts); new signals also reach the
+  // trade monitor, which buildApp started with the open trades. The feed starts after, so the candles it
+  // loads at start already reach the signal engine.
+  const core = await startLiveCore({
+    feed,
+    db: database.db,
+    hub,
+    log,
+    onSignals: (rows) => monitor.onSignals(rows),
+  });
   await feed.start();
 
   await app.listen({ port: config.port, host: config.host });

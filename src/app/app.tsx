@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
 import { BITCOIN_REFRESH_MS } from '../config/constants';
+import { AnalysisPage } from '../features/analysis/components/analysis-page';
 import { ProfilePage } from '../features/auth/components/profile-page';
 import { loadBitcoinInformation } from '../features/bitcoin/bitcoin-store';
+import { HistoryPage } from '../features/history/components/history-page';
 import { TradePreferencesPage } from '../features/preferences/components/trade-preferences-page';
 import { TradingPage } from '../features/trades/components/trading-page';
 import { ErrorPage } from './error-page';
@@ -53,7 +55,7 @@ export const ROUTES: RouteObject[] = [
             path: '/trade_history',
             element: (
               <ProtectedRoute>
-                <ComingLaterPage titleKey="nav.trade_history" />
+                <HistoryPage />
               </ProtectedRoute>
             ),
           },
@@ -69,7 +71,7 @@ export const ROUTES: RouteObject[] = [
             path: '/analysis',
             element: (
               <ProtectedRoute>
-                <ComingLaterPage titleKey="nav.analysis" />
+                <AnalysisPage />
               </ProtectedRoute>
             ),
           },

@@ -1,15 +1,21 @@
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
 import { notificationsStore } from '../features/notifications/notifications-store';
 import { pricesStore } from '../features/prices/prices-store';
 import { signalsStore } from '../features/signals/signals-store';
-import { setOpenTrades } from '../features/trades/trades-store';
+import { getOpenTrades } from '../features/trades/api/get-open-trades';
+import { makeCalculated, makeTrade } from '../features/trades/testing/trade-fixtures';
+import { setOpenTrades, tradesStore } from '../features/trades/trades-store';
+import { TRADE_REFETCH_DELAY_MS } from '../config/constants';
 import { WsStatus, type WebSocketConstructor } from '../lib/ws-client';
 import { notifyConnectionStatus, routeServerEvent, startLiveEvents, stopLiveEvents } from './live-events';
 import { resetAllStores } from './reset-all-stores';
 import { BTC_UUID, byUuid, ETH_UUID, makePrice, makeSignal, PLATFORM_UUID } from './testing/live-fixtures';
+import { loadTradeCoreForTests } from './testing/load-trade-core';
+
+vi.mock('../features/trades/api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
 
 const TRADE_UUID = '66666666-6666-4666-8666-666666666666';
 
@@ -17,11 +23,16 @@ function fakeClient(isOpen: boolean) {
   return { send: vi.fn(() => isOpen), isOpen: () => isOpen };
 }
 
+beforeAll(loadTradeCoreForTests);
 beforeEach(() => {
   localStorage.clear();
   resetAllStores();
+  vi.mocked(getOpenTrades).mockClear();
 });
-afterEach(() => stopLiveEvents());
+afterEach(() => {
+  stopLiveEvents();
+  vi.useRealTimers();
+});
 
 describe('routeServerEvent', () => {
   test('a price goes to the prices store; no message without an open trade', () => {
@@ -91,6 +102,63 @@ describe('routeServerEvent', () => {
   });
 });
 
+describe('trade_updated_response_from_core', () => {
+  test('a recalculation goes to the trades store and adjusts current_pnl', () => {
+    const trade = makeTrade({ trade_uuid: TRADE_UUID, trade_pnl_current: '0.1' });
+    setOpenTrades([trade]);
+    routeServerEvent(
+      {
+        event: 'trade_updated_response_from_core',
+        message: {
+          trade_uuid: TRADE_UUID,
+          trade_update_calculated: makeCalculated(trade, {
+            trade_pnl_current: '0.35',
+            trade_ui_status: 'DIRECTION_SIGNAL',
+          }),
+        },
+      },
+      fakeClient(true),
+    );
+    expect(tradesStore.trade_by_uuid_dict[TRADE_UUID]).toMatchObject({
+      trade_pnl_current: '0.35',
+      trade_ui_status: 'DIRECTION_SIGNAL',
+    });
+    expect(tradesStore.current_pnl).toBe('0.35');
+  });
+
+  test('a closed status removes the trade from the open list', () => {
+    const trade = makeTrade({ trade_uuid: TRADE_UUID });
+    setOpenTrades([trade]);
+    routeServerEvent(
+      {
+        event: 'trade_updated_response_from_core',
+        message: {
+          trade_uuid: TRADE_UUID,
+          trade_update_calculated: makeCalculated(trade, { trade_status: 'take_profit' }),
+        },
+      },
+      fakeClient(true),
+    );
+    expect(tradesStore.trade_by_uuid_dict).toEqual({});
+    expect(tradesStore.trade_uuid_by_symbol_uuid_dict).toEqual({});
+  });
+
+  test('an open trade the list does not know makes it read the open trades again after 1 s', async () => {
+    vi.useFakeTimers();
+    const trade = makeTrade();
+    routeServerEvent(
+      {
+        event: 'trade_updated_response_from_core',
+        message: { trade_uuid: trade.trade_uuid, trade_update_calculated: makeCalculated(trade) },
+      },
+      fakeClient(true),
+    );
+    expect(getOpenTrades).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(TRADE_REFETCH_DELAY_MS);
+    expect(getOpenTrades).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('connection notifications (SPEC.md §8)', () => {
   test.each([
     [WsStatus.CONNECTED, 'Success', 'notification.websocket_connected'],
@@ -132,6 +200,8 @@ describe('startLiveEvents against a real websocket server', () => {
     });
     const socket = await connected;
     expect(tokens).toEqual(['/api/ws_core/single-use']);
+    // Every (re)connection reads the open trades again: updates sent while it was down are lost.
+    await vi.waitFor(() => expect(getOpenTrades).toHaveBeenCalledTimes(1));
     const signal = makeSignal();
     socket.send(
       JSON.stringify({

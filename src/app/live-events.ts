@@ -3,13 +3,20 @@
 // becomes the notifications of SPEC.md §8.
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
-import type { ServerEvent } from '../../contracts';
+import { TradeStatus, type ServerEvent } from '../../contracts';
 import { authStore, takeWebsocketToken } from '../features/auth/auth-store';
 import { setBitcoinInformation } from '../features/bitcoin/bitcoin-store';
 import { addNotification, NotificationType } from '../features/notifications/notifications-store';
 import { pushSymbolPrice } from '../features/prices/prices-store';
 import { pushSignals } from '../features/signals/signals-store';
-import { findOpenTradeUuidBySymbol } from '../features/trades/trades-store';
+import {
+  applyTradeCalculated,
+  findOpenTradeUuidBySymbol,
+  loadOpenTrades,
+  scheduleOpenTradesRefetch,
+  TradeUpdateResult,
+} from '../features/trades/trades-store';
+import { useTradeStatusTimers } from '../features/trades/use-trade-status-timers';
 import { createWsClient, WsStatus, type WsClient, type WsClientOptions } from '../lib/ws-client';
 
 /** The notification of each connection status (SPEC.md §8). */
@@ -48,10 +55,20 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
       return;
     }
     case 'signal_from_core':
-      // TRADING ISSUE: a signal for a symbol with an open trade also flags that trade DIRECTION_SIGNAL or
-      // REVERSE_SIGNAL (SPEC.md §4 "Trade status and UI status").
+      // A signal on a symbol with an open trade also flags that trade DIRECTION_SIGNAL or REVERSE_SIGNAL
+      // (SPEC.md §4). The server's trade monitor is the one source of those flags: it pushes
+      // trade_updated_response_from_core, which the case below applies.
       pushSignals(event.message.signal_by_uuid);
       return;
+    case 'trade_updated_response_from_core': {
+      const { trade_uuid, trade_update_calculated } = event.message;
+      const result = applyTradeCalculated(trade_uuid, trade_update_calculated);
+      // An open trade this list does not know yet (opened in another tab or device): read the list again.
+      if (result === TradeUpdateResult.UNKNOWN && trade_update_calculated.trade_status === TradeStatus.OPEN) {
+        scheduleOpenTradesRefetch();
+      }
+      return;
+    }
     case 'bad_event':
       notifyConnectionStatus(WsStatus.EVENT_ERROR, event.message.detail);
       return;
@@ -66,7 +83,11 @@ export function startLiveEvents(options: Partial<WsClientOptions> = {}): () => v
   const client: WsClient = createWsClient({
     renewToken: takeWebsocketToken,
     onEvent: (event) => routeServerEvent(event, client),
-    onStatus: notifyConnectionStatus,
+    onStatus: (status, detail) => {
+      notifyConnectionStatus(status, detail);
+      // Updates sent while the socket was down are lost: every (re)connection reads the open trades again.
+      if (status === WsStatus.CONNECTED) void loadOpenTrades();
+    },
     ...options,
   });
   activeClient = client;
@@ -83,7 +104,10 @@ export function stopLiveEvents(): void {
   activeClient = undefined;
 }
 
-/** The layout's hook: a socket while a user exists. */
+/**
+ * The layout's hook: a socket while a user exists, and the clock of the UI statuses the socket delivers, so
+ * their countdowns run whichever page is shown (SPEC.md §4; trades/use-trade-status-timers.ts).
+ */
 export function useLiveEvents(): void {
   const { user } = useSnapshot(authStore);
   const userUuid = user?.user_uuid;
@@ -91,4 +115,5 @@ export function useLiveEvents(): void {
     if (!userUuid) return;
     return startLiveEvents();
   }, [userUuid]);
+  useTradeStatusTimers(userUuid !== undefined);
 }

@@ -1,7 +1,9 @@
 // Logout resets every store and cached datum (SPEC.md §4 "Logout"). Each feature owns its reset; this is the list.
+import { resetAnalysisStore } from '../features/analysis/analysis-store';
 import { resetAuthStore } from '../features/auth/auth-store';
 import { resetBalancesStore } from '../features/balances/balances-store';
 import { resetBitcoinStore } from '../features/bitcoin/bitcoin-store';
+import { resetHistoryStore } from '../features/history/history-store';
 import { resetNotificationsStore } from '../features/notifications/notifications-store';
 import { resetPlatformsStore } from '../features/platforms/platforms-store';
 import { resetPreferencesStore } from '../features/preferences/preferences-store';
@@ -16,9 +18,11 @@ import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
 
 export const STORE_RESETS: readonly (() => void)[] = [
+  resetAnalysisStore,
   resetAuthStore,
   resetBalancesStore,
   resetBitcoinStore,
+  resetHistoryStore,
   resetNotificationsStore,
   resetPlatformsStore,
   resetPreferencesStore,

@@ -71,3 +71,27 @@ export const SIGNAL_INFO_HIDE_DELAY_MS = 2000;
 export const BITCOIN_PRICE_DECIMALS = 0;
 export const TREND_DECIMALS = 2;
 export const PERCENT_DECIMALS = 2;
+
+/** Open trades are read again this long after a trade is opened or closed (SPEC.md §4, §9). */
+export const TRADE_REFETCH_DELAY_MS = 1000;
+/** PNL, ROE and SL percent of trades, margins and the footer badges: 2 decimals (SPEC.md §9). */
+export const PNL_DECIMALS = 2;
+export const MARGIN_DECIMALS = 2;
+/** The pulsing UI-status button alternates label and counter, and counts down, once a second (SPEC.md §4). */
+export const TRADE_STATUS_TICK_MS = 1000;
+/**
+ * Seconds a UI status stays lit when trade_auto_close_delay is 0 (OFF) (SPEC.md §4, §9 defaults): then it
+ * resets to open and Signaldesk never closes the trade by itself. See README "Automatic closing".
+ */
+export const TRADE_UI_STATUS_DEFAULT_S = {
+  TAKE_PROFIT: 50,
+  STOP_LOSS: 50,
+  TREILING_STOP: 50,
+  REVERSE_SIGNAL: 50,
+  DIRECTION_SIGNAL: 30,
+} as const;
+/** Trade history read (SPEC.md §7, §9): one page of up to this many rows from offset 0. */
+export const TRADE_HISTORY_LIMIT_ROWS = 100_000;
+export const TRADE_HISTORY_OFFSET_DEFAULT = 0;
+/** A history day runs from 00:00:00.000 to 23:59:59.099 local time (SPEC.md §5, §9). */
+export const DAY_END_MS_OF_SECOND = 99;

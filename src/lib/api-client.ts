@@ -62,7 +62,7 @@ export interface ApiClient {
     searchParams?: Record<string, string | number>,
   ): Promise<z.infer<T>>;
   post<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>>;
-  delete<T extends z.ZodType>(path: string, schema: T): Promise<z.infer<T>>;
+  delete<T extends z.ZodType>(path: string, schema: T, body?: unknown): Promise<z.infer<T>>;
 }
 
 /** Relative prefixes ('/api') resolve against the page, so the client also works where Request needs a full URL. */
@@ -186,7 +186,8 @@ export function createApiClient(prefixUrl: string): ApiClient {
   return {
     get: (path, schema, searchParams) => call(() => client.get(path, { searchParams }), schema),
     post: (path, body, schema) => call(() => client.post(path, { json: body }), schema),
-    delete: (path, schema) => call(() => client.delete(path), schema),
+    delete: (path, schema, body) =>
+      call(() => client.delete(path, body === undefined ? {} : { json: body }), schema),
   };
 }
 
@@ -208,7 +209,7 @@ export function apiPost<T extends z.ZodType>(path: string, body: unknown, schema
   return api.post(path, body, schema);
 }
 
-/** DELETE /api/{path}, the answer parsed with a contracts schema. */
-export function apiDelete<T extends z.ZodType>(path: string, schema: T) {
-  return api.delete(path, schema);
+/** DELETE /api/{path}, with an optional JSON body, the answer parsed with a contracts schema. */
+export function apiDelete<T extends z.ZodType>(path: string, schema: T, body?: unknown) {
+  return api.delete(path, schema, body);
 }

@@ -2,99 +2,27 @@
 // mode and by the server in server mode. SPEC.md §7: every call carries the X-MBX-APIKEY header and is
 // signed with HMAC-SHA256 over the query (trade-core does the signing; an Ed25519 private key in PEM form
 // as api_secret signs with Ed25519, which Binance also accepts), with a timestamp and recvWindow 10000;
-// every call times out after 5000 ms. SPEC.md §8: exchange error codes come from one table, and a
-// wrapped error carries the name of the operation that failed.
+// every call times out after 5000 ms. SPEC.md §8: exchange error codes come from one table
+// (exchange-errors.ts, re-exported here), and a wrapped error carries the name of the operation that failed.
 //
 // A new call is one method: name the operation, pick the method and path, pass the parameters, parse the
 // answer. Parameters travel in the query string for every method, which Binance accepts
-// (binance-fapi.md §1) and which keeps signing to one string.
+// (binance-fapi.md §1) and which keeps signing to one string. Prices and quantities stay decimal strings.
 import type { AccountBalance } from '../../contracts';
+import { describeExchangeCode, ExchangeError, ExchangeFailure } from './exchange-errors';
 import { createEd25519Signer, createSigner, type QueryParams, type Signer } from './trade-core';
+
+export {
+  EXCHANGE_ERROR_CATALOGUE,
+  ExchangeError,
+  ExchangeErrorType,
+  ExchangeFailure,
+  describeExchangeCode,
+  type ExchangeCodeEntry,
+} from './exchange-errors';
 
 export const EXCHANGE_TIMEOUT_MS = 5000;
 export const EXCHANGE_RECV_WINDOW_MS = 10_000;
-
-/** SPEC.md §8 "Type": information codes mean "nothing to change" and let a flow continue. */
-export const ExchangeErrorType = { INFORMATION: 'information', ERROR: 'error', NONE: 'none' } as const;
-export type ExchangeErrorType = (typeof ExchangeErrorType)[keyof typeof ExchangeErrorType];
-
-export interface ExchangeCodeEntry {
-  text: string;
-  type: ExchangeErrorType;
-  /** SPEC.md §8 "Returned": the code is handed back to the caller. */
-  returned: boolean;
-  /** SPEC.md §8 "Shown": the caller shows it to the trader as a notification. */
-  shown: boolean;
-}
-
-const error = (text: string): ExchangeCodeEntry => ({
-  text,
-  type: ExchangeErrorType.ERROR,
-  returned: true,
-  shown: true,
-});
-const information = (text: string): ExchangeCodeEntry => ({
-  text,
-  type: ExchangeErrorType.INFORMATION,
-  returned: true,
-  shown: false,
-});
-
-/** The exchange error catalogue of SPEC.md §8, with its texts as written there. */
-export const EXCHANGE_ERROR_CATALOGUE: Readonly<Record<number, ExchangeCodeEntry>> = {
-  [-4046]: information('No need to change margin type'),
-  [-4059]: information('No need to change position side'),
-  [-2015]: error(
-    'Invalid API-key, IP, or Permissions. Check your exchange API key: Add IP to White List and Allow Futures',
-  ),
-  [-4164]: error('Order notional must be no smaller than 5'),
-  [-4140]: error('Invalid symbol status for opening position'),
-  [-4014]: error('Price not increased by tick size'),
-  [-4003]: error('Quantity less than or equal to zero'),
-  [-4067]: error('Position side cannot be changed if there exists open orders'),
-  [-2019]: error('Margin is insufficient'),
-  [-2011]: error('Unknown order sent'),
-  200: { text: 'Success', type: ExchangeErrorType.NONE, returned: false, shown: false },
-};
-
-/** A catalogued code, or SPEC.md §8's 'Unknown error' with the exchange's message and the code. */
-export function describeExchangeCode(code: number, exchangeMessage: string): ExchangeCodeEntry {
-  return EXCHANGE_ERROR_CATALOGUE[code] ?? error(`Unknown error: ${exchangeMessage} (code ${code})`);
-}
-
-/** How a call failed: the exchange answered with an error, or the transport failed (SPEC.md §8). */
-export const ExchangeFailure = {
-  EXCHANGE: 'EXCHANGE',
-  TIMEOUT: 'TIMEOUT',
-  FETCH: 'FETCH',
-  PARSING: 'PARSING',
-} as const;
-export type ExchangeFailure = (typeof ExchangeFailure)[keyof typeof ExchangeFailure];
-
-/** An exchange call that failed; the message is '<operation>: <text>'. */
-export class ExchangeError extends Error {
-  readonly type: ExchangeErrorType;
-  readonly shown: boolean;
-
-  constructor(
-    readonly operation: string,
-    readonly failure: ExchangeFailure,
-    readonly text: string,
-    readonly code?: number,
-    readonly status?: number,
-    entry?: ExchangeCodeEntry,
-  ) {
-    super(`${operation}: ${text}`);
-    this.name = 'ExchangeError';
-    this.type = entry?.type ?? ExchangeErrorType.ERROR;
-    this.shown = entry?.shown ?? true;
-  }
-
-  /** -4046 / -4059: the exchange already had the requested setting. */
-  get isInformation(): boolean {
-    return this.type === ExchangeErrorType.INFORMATION;
-  }
-}
 
 export interface ExchangeCredentials {
   api_key: string;
@@ -112,27 +40,100 @@ export interface ExchangeClientOptions {
   fetch?: typeof fetch;
 }
 
+export type OrderSide = 'BUY' | 'SELL';
+
+/**
+ * Where a platform takes STOP orders: 'order' is POST /fapi/v1/order as SPEC.md §7 says, 'algo' is the Algo
+ * Order API Binance requires since 2025-12-09 (binance-fapi.md §6 "Algo migration").
+ */
+export type StopRoute = 'order' | 'algo';
+
+/** Platforms (by base URL) known to answer -4120 to a STOP on /fapi/v1/order, for this process's lifetime. */
+const stopRoutes = new Map<string, StopRoute>();
+
+/** The remembered stop route of a platform, undefined until a -4120 has been seen. */
+export function knownStopRoute(baseUrl: string): StopRoute | undefined {
+  return stopRoutes.get(baseUrl.replace(/\/+$/, ''));
+}
+
+/** GET /fapi/v2/positionRisk item 0 (one-way mode: one line per symbol), as the exchange's decimal strings. */
+export interface PositionRisk {
+  entryPrice: string;
+  markPrice: string;
+  /** Signed: negative for a short, "0…" when flat. */
+  positionAmt: string;
+}
+
+export interface MarketOrderInput {
+  symbol: string;
+  side: OrderSide;
+  quantity: string;
+  newClientOrderId: string;
+  reduceOnly?: boolean;
+}
+
+/** An order's state; avgPrice is "0…" until it fills. */
+export interface OrderResult {
+  avgPrice: string;
+  executedQty: string;
+  status: string;
+  clientOrderId: string;
+}
+
+/** A reduce-only STOP (stop-limit) order: it triggers at stopPrice and becomes a limit order at price. */
+export interface StopOrderInput {
+  symbol: string;
+  side: OrderSide;
+  quantity: string;
+  stopPrice: string;
+  price: string;
+  /** newClientOrderId on /fapi/v1/order, clientAlgoId on the Algo Order API. */
+  clientId: string;
+}
+
+export interface StopOrderState {
+  /**
+   * The order statuses (NEW, PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED, REJECTED …). An algo order answers
+   * NEW, CANCELED, EXPIRED or REJECTED while it has not fired; once fired, the status of the order it placed,
+   * or TRIGGERED when that order cannot be seen.
+   */
+  status: string;
+  /** Average fill price when it filled (above zero), else undefined. */
+  avgPrice?: string;
+}
+
 type Params = Record<string, string | number | boolean | undefined>;
 type Method = 'GET' | 'POST' | 'DELETE';
-
-/** GET /fapi/v2/account, the fields we read (binance-fapi.md §7); amounts are decimal strings. */
-interface RawAccount {
-  availableBalance?: unknown;
-  totalMarginBalance?: unknown;
-  totalUnrealizedProfit?: unknown;
-  totalWalletBalance?: unknown;
-}
+type Raw = Record<string, unknown>;
 
 /** The signer of a secret: Ed25519 for a PEM private key, HMAC-SHA256 otherwise (binance-fapi.md §2). */
 function signerFor(secret: string): Signer {
   return secret.trimStart().startsWith('-----BEGIN') ? createEd25519Signer(secret) : createSigner(secret);
 }
 
+const isCode = (error: unknown, code: number): error is ExchangeError =>
+  error instanceof ExchangeError && error.code === code;
+
+/** Runs a call; the exchange answering `code` (an "already so" or "no such order" code) gives undefined. */
+async function unless<T>(code: number, call: Promise<T>): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (error) {
+    if (isCode(error, code)) return undefined;
+    throw error;
+  }
+}
+
 export class ExchangeClient {
-  private readonly baseUrl: string;
+  readonly baseUrl: string;
 
   constructor(private readonly options: ExchangeClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** The recvWindow the calls are signed with (ms): an unanswered request cannot execute later than that. */
+  get recvWindowMs(): number {
+    return this.options.recvWindowMs ?? EXCHANGE_RECV_WINDOW_MS;
   }
 
   /** The signed query string; the signer's wasm memory is released at once. */
@@ -140,10 +141,7 @@ export class ExchangeClient {
     const signer = signerFor(this.options.credentials.api_secret);
     try {
       const timestamp = (this.options.now ?? Date.now)();
-      return signer.signedQuery(params, {
-        timestamp,
-        recvWindow: this.options.recvWindowMs ?? EXCHANGE_RECV_WINDOW_MS,
-      });
+      return signer.signedQuery(params, { timestamp, recvWindow: this.recvWindowMs });
     } finally {
       signer.free();
     }
@@ -152,16 +150,161 @@ export class ExchangeClient {
   /** The account totals of SPEC.md §3, parsed to numbers. */
   async getAccount(): Promise<AccountBalance> {
     const operation = 'getAccount';
-    const raw = await this.signedRequest<RawAccount>(operation, 'GET', '/fapi/v2/account');
+    const raw = await this.signedRequest<Raw>(operation, 'GET', '/fapi/v2/account');
+    const number = (field: string) => toNumber(operation, field, raw[field]);
     return {
-      available_balance: toNumber(operation, 'availableBalance', raw.availableBalance),
-      total_margin_balance: toNumber(operation, 'totalMarginBalance', raw.totalMarginBalance),
-      total_unrealized_profit: toNumber(operation, 'totalUnrealizedProfit', raw.totalUnrealizedProfit),
-      total_wallet_balance: toNumber(operation, 'totalWalletBalance', raw.totalWalletBalance),
+      available_balance: number('availableBalance'),
+      total_margin_balance: number('totalMarginBalance'),
+      total_unrealized_profit: number('totalUnrealizedProfit'),
+      total_wallet_balance: number('totalWalletBalance'),
     };
   }
 
-  private async signedRequest<T>(
+  async setLeverage(symbol: string, leverage: number): Promise<void> {
+    await this.signedRequest('setLeverage', 'POST', '/fapi/v1/leverage', { symbol, leverage });
+  }
+
+  /** SPEC.md §4: margin type ISOLATED; -4046 (already isolated) is success. */
+  async setMarginTypeIsolated(symbol: string): Promise<void> {
+    const params = { symbol, marginType: 'ISOLATED' };
+    await unless(-4046, this.signedRequest('setMarginTypeIsolated', 'POST', '/fapi/v1/marginType', params));
+  }
+
+  /** SPEC.md §4: one-way position mode (for every symbol); -4059 (already one-way) is success. */
+  async setOneWayMode(): Promise<void> {
+    const params = { dualSidePosition: 'false' };
+    await unless(-4059, this.signedRequest('setOneWayMode', 'POST', '/fapi/v1/positionSide/dual', params));
+  }
+
+  async getPositionRisk(symbol: string): Promise<PositionRisk> {
+    const operation = 'getPositionRisk';
+    const raw = await this.signedRequest<unknown>(operation, 'GET', '/fapi/v2/positionRisk', { symbol });
+    const line = (Array.isArray(raw) ? raw[0] : undefined) as Raw | undefined;
+    const field = (name: string) => toDecimal(operation, name, line?.[name]);
+    return {
+      entryPrice: field('entryPrice'),
+      markPrice: field('markPrice'),
+      positionAmt: field('positionAmt'),
+    };
+  }
+
+  /** A MARKET order answered in its final state (newOrderRespType RESULT). */
+  async placeMarketOrder(order: MarketOrderInput): Promise<OrderResult> {
+    const operation = 'placeMarketOrder';
+    const raw = await this.signedRequest<Raw>(operation, 'POST', '/fapi/v1/order', {
+      symbol: order.symbol,
+      side: order.side,
+      type: 'MARKET',
+      quantity: order.quantity,
+      reduceOnly: order.reduceOnly ? 'true' : undefined,
+      newClientOrderId: order.newClientOrderId,
+      newOrderRespType: 'RESULT',
+    });
+    return toOrderResult(operation, raw);
+  }
+
+  /** An order by its client id; undefined when the exchange has none (-2013). */
+  getOrder(symbol: string, origClientOrderId: string): Promise<OrderResult | undefined> {
+    return this.findOrder('getOrder', { symbol, origClientOrderId });
+  }
+
+  private async findOrder(operation: string, params: Params): Promise<OrderResult | undefined> {
+    const raw = await unless(-2013, this.signedRequest<Raw>(operation, 'GET', '/fapi/v1/order', params));
+    return raw && toOrderResult(operation, raw);
+  }
+
+  /**
+   * Places a reduce-only STOP order, GTC. SPEC.md §7 places it on /fapi/v1/order; a platform that answers
+   * -4120 gets it through the Algo Order API instead, now and for every later stop (DESIGN.md "Conditional
+   * orders"). Answers the route it was placed on.
+   */
+  async placeStopOrder(stop: StopOrderInput): Promise<StopRoute> {
+    const operation = 'placeStopOrder';
+    const common = {
+      symbol: stop.symbol,
+      side: stop.side,
+      type: 'STOP',
+      price: stop.price,
+      quantity: stop.quantity,
+      reduceOnly: 'true',
+      timeInForce: 'GTC',
+    };
+    if (knownStopRoute(this.baseUrl) !== 'algo') {
+      const params = { ...common, stopPrice: stop.stopPrice, newClientOrderId: stop.clientId };
+      const placed = await unless(-4120, this.signedRequest(operation, 'POST', '/fapi/v1/order', params));
+      if (placed !== undefined) return 'order';
+      stopRoutes.set(this.baseUrl, 'algo');
+    }
+    const params = {
+      algoType: 'CONDITIONAL',
+      ...common,
+      triggerPrice: stop.stopPrice,
+      clientAlgoId: stop.clientId,
+    };
+    await this.signedRequest(operation, 'POST', '/fapi/v1/algoOrder', params);
+    return 'algo';
+  }
+
+  /**
+   * Cancels a stop by its client id on the platform's route; when that route does not know it (-2011), on
+   * the other one (a stop placed before a restart or before the platform moved to the Algo Order API).
+   */
+  async cancelStopOrder(symbol: string, clientId: string): Promise<void> {
+    const operation = 'cancelStopOrder';
+    let notFound: ExchangeError | undefined;
+    for (const route of this.stopRoutesToTry()) {
+      const call =
+        route === 'order'
+          ? this.signedRequest(operation, 'DELETE', '/fapi/v1/order', { symbol, origClientOrderId: clientId })
+          : this.signedRequest(operation, 'DELETE', '/fapi/v1/algoOrder', { clientAlgoId: clientId });
+      try {
+        await call;
+        return;
+      } catch (error) {
+        if (!isCode(error, -2011)) throw error;
+        notFound = error;
+      }
+    }
+    throw notFound as ExchangeError;
+  }
+
+  /** A stop's state by its client id, looked up like cancelStopOrder; undefined when neither route has it. */
+  async getStopOrder(symbol: string, clientId: string): Promise<StopOrderState | undefined> {
+    const operation = 'getStopOrder';
+    for (const route of this.stopRoutesToTry()) {
+      if (route === 'order') {
+        const order = await this.findOrder(operation, { symbol, origClientOrderId: clientId });
+        if (order) return { status: order.status, avgPrice: positive(order.avgPrice) };
+        continue;
+      }
+      const params = { clientAlgoId: clientId };
+      const algo = await unless(
+        -2013,
+        this.signedRequest<Raw>(operation, 'GET', '/fapi/v1/algoOrder', params),
+      );
+      if (algo) return this.algoState(operation, symbol, algo);
+    }
+    return undefined;
+  }
+
+  /** An algo order that fired reports the order it placed (actualOrderId): its status and fill price. */
+  private async algoState(operation: string, symbol: string, algo: Raw): Promise<StopOrderState> {
+    const status = String(algo.algoStatus);
+    if (!['TRIGGERING', 'TRIGGERED', 'FINISHED'].includes(status)) return { status };
+    const actualId = algo.actualOrderId;
+    if ((typeof actualId === 'string' && actualId !== '') || typeof actualId === 'number') {
+      const actual = await this.findOrder(operation, { symbol, orderId: String(actualId) });
+      if (actual) return { status: actual.status, avgPrice: positive(actual.avgPrice) };
+    }
+    const avgPrice = typeof algo.actualPrice === 'string' ? positive(algo.actualPrice) : undefined;
+    return avgPrice ? { status: 'FILLED', avgPrice } : { status: 'TRIGGERED' };
+  }
+
+  private stopRoutesToTry(): StopRoute[] {
+    return knownStopRoute(this.baseUrl) === 'algo' ? ['algo', 'order'] : ['order', 'algo'];
+  }
+
+  private async signedRequest<T = unknown>(
     operation: string,
     method: Method,
     path: string,
@@ -185,54 +328,60 @@ export class ExchangeClient {
       const timedOut =
         cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
       if (timedOut) throw new ExchangeError(operation, ExchangeFailure.TIMEOUT, 'Timeout');
-      throw new ExchangeError(
-        operation,
-        ExchangeFailure.FETCH,
-        cause instanceof Error ? cause.message : String(cause),
-      );
+      const text = cause instanceof Error ? cause.message : String(cause);
+      throw new ExchangeError(operation, ExchangeFailure.FETCH, text);
     }
     const { code, msg } = (body ?? {}) as { code?: unknown; msg?: unknown };
     const numericCode = typeof code === 'string' ? Number(code) : code;
+    const { status } = response;
     // Binance answers errors as { code: <negative>, msg }, usually with a 4xx status (binance-fapi.md §1).
     if (typeof numericCode === 'number' && numericCode < 0) {
       const entry = describeExchangeCode(numericCode, typeof msg === 'string' ? msg : '');
-      throw new ExchangeError(
-        operation,
-        ExchangeFailure.EXCHANGE,
-        entry.text,
-        numericCode,
-        response.status,
-        entry,
-      );
+      throw new ExchangeError(operation, ExchangeFailure.EXCHANGE, entry.text, numericCode, status, entry);
     }
     if (!response.ok) {
-      throw new ExchangeError(
-        operation,
-        ExchangeFailure.EXCHANGE,
-        `HTTP error ${response.status}`,
-        undefined,
-        response.status,
-      );
+      throw new ExchangeError(operation, ExchangeFailure.EXCHANGE, `HTTP error ${status}`, undefined, status);
     }
     if (body === undefined) {
-      throw new ExchangeError(
-        operation,
-        ExchangeFailure.PARSING,
-        'Invalid answer',
-        undefined,
-        response.status,
-      );
+      throw new ExchangeError(operation, ExchangeFailure.PARSING, 'Invalid answer', undefined, status);
     }
     return body as T;
   }
 }
 
+function invalid(operation: string, field: string): ExchangeError {
+  return new ExchangeError(operation, ExchangeFailure.PARSING, `Invalid ${field} in answer`);
+}
+
 function toNumber(operation: string, field: string, value: unknown): number {
   const number = typeof value === 'string' || typeof value === 'number' ? Number(value) : Number.NaN;
-  if (!Number.isFinite(number)) {
-    throw new ExchangeError(operation, ExchangeFailure.PARSING, `Invalid ${field} in answer`);
-  }
+  if (!Number.isFinite(number)) throw invalid(operation, field);
   return number;
+}
+
+/** A decimal string of the answer, kept as text (money is never parsed to a binary float). */
+function toDecimal(operation: string, field: string, value: unknown): string {
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return value;
+  throw invalid(operation, field);
+}
+
+function toOrderResult(operation: string, raw: Raw): OrderResult {
+  const text = (field: string) => {
+    const value = raw[field];
+    if (typeof value !== 'string' || value === '') throw invalid(operation, field);
+    return value;
+  };
+  return {
+    avgPrice: toDecimal(operation, 'avgPrice', raw.avgPrice),
+    executedQty: toDecimal(operation, 'executedQty', raw.executedQty),
+    status: text('status'),
+    clientOrderId: text('clientOrderId'),
+  };
+}
+
+/** The value when it is a decimal above zero ("0.00000" is "no fill yet"). */
+function positive(value: string): string | undefined {
+  return /^\d+(\.\d+)?$/.test(value) && /[1-9]/.test(value) ? value : undefined;
 }
 
 /** One-call form of ExchangeClient.getAccount for callers that make a single request. */

@@ -2,9 +2,59 @@
 // once and run by the SPA in client mode and by the server in server mode with an ExchangeClient. Quantities
 // and prices come from trade-core's exact decimal math. Failure semantics are documented in docs/decisions.md
 // "Trading" and on each function.
-// INTERFACE FIRST: the bodies are filled in by the exchange-client work of issue 7.
+//
+// Every order carries a client id made from the signal (clientOrderIds), so a retried open or close finds
+// what an earlier attempt did instead of doing it twice.
 import type { ClosingTradeStatus, SignalDirection } from '../../contracts';
-import type { ExchangeClient, ExchangeError } from './exchange-client';
+import { ExchangeError, ExchangeFailure } from './exchange-client';
+import type {
+  ExchangeClient,
+  OrderResult,
+  OrderSide,
+  PositionRisk,
+  StopOrderInput,
+  StopOrderState,
+} from './exchange-client';
+import {
+  addDecimals,
+  compareDecimals,
+  mulDecimals,
+  orderQuantity,
+  roundDecimal,
+  stopPrice,
+  subDecimals,
+} from './trade-core';
+
+/**
+ * The stop is a stop-limit (SPEC.md §7: type STOP with price and stopPrice). Its limit price lies this
+ * fraction beyond the trigger in the closing direction (below it when a long sells, above it when a short
+ * buys), so that the order still fills when the price gaps through the trigger in a fast move; a limit at
+ * the trigger itself would be left behind and leave the position unprotected.
+ */
+export const STOP_LIMIT_OFFSET = '0.01';
+
+/**
+ * After an order's answer was lost, it is looked up again once its signed request can no longer be accepted
+ * (timestamp + recvWindow) plus this margin for clock skew (Binance refuses timestamps more than 1 s ahead).
+ */
+export const UNANSWERED_ORDER_SETTLE_MS = 2000;
+
+/** -2022: ReduceOnly Order is rejected, i.e. there is no position left to reduce (binance-fapi.md §3). */
+const REDUCE_ONLY_REJECTED = -2022;
+/** -4116: clientOrderId is duplicated, i.e. an open order with this id exists already. */
+const DUPLICATED_CLIENT_ID = -4116;
+const UNFILLED_FINAL_STATUSES = ['CANCELED', 'EXPIRED', 'EXPIRED_IN_MATCH', 'REJECTED'];
+const FIRED_STOP_STATUSES = ['FILLED', 'PARTIALLY_FILLED', 'TRIGGERED', 'TRIGGERING', 'FINISHED'];
+
+/**
+ * The client order ids of a signal's trade (at most 36 characters, binance-fapi.md §6): `sdo` for the market
+ * order that opens it, `sds` for its stop, `sdc` for the market order that closes it, each followed by the
+ * signal_uuid without dashes (35 characters for a UUID).
+ */
+export function clientOrderIds(signalUuid: string): { open: string; stop: string; close: string } {
+  const key = signalUuid.replace(/-/g, '');
+  return { open: `sdo${key}`, stop: `sds${key}`, close: `sdc${key}` };
+}
 
 export interface OpenPositionInput {
   /** Exchange symbol, e.g. BTCUSDT. */
@@ -51,7 +101,7 @@ export type OpenFailure = (typeof OpenFailure)[keyof typeof OpenFailure];
 export class TradeOpenError extends Error {
   constructor(
     readonly failure: OpenFailure,
-    readonly cause: ExchangeError,
+    override readonly cause: ExchangeError,
     /** What was known when it failed (quantity, order id …), for an open_incomplete record. */
     readonly partial: Partial<OpenedPosition>,
   ) {
@@ -68,10 +118,157 @@ export class TradeOpenError extends Error {
  * market order was sent.
  */
 export async function openPosition(
-  _client: ExchangeClient,
-  _input: OpenPositionInput,
+  client: ExchangeClient,
+  input: OpenPositionInput,
 ): Promise<OpenedPosition> {
-  throw new Error('openPosition: not implemented yet');
+  const { symbol_pair: symbol, trade_direction: side, trade_leverage: leverage } = input;
+  const ids = clientOrderIds(input.signal_uuid);
+  await client.setLeverage(symbol, leverage);
+  await client.setMarginTypeIsolated(symbol);
+  await client.setOneWayMode();
+  // A retried open (same signal) whose market order went through: continue from that order.
+  const earlier = await client.getOrder(symbol, ids.open);
+  let order: OrderResult;
+  if (earlier?.status === 'FILLED') order = earlier;
+  else {
+    const { markPrice } = await client.getPositionRisk(symbol);
+    const quantity = orderQuantity({
+      margin: input.trade_margin,
+      leverage,
+      entryPrice: markPrice,
+      quantityPrecision: input.symbol_quantity_precision,
+    });
+    const market = { symbol, side, quantity, newClientOrderId: ids.open };
+    order = await placeOpeningOrder(client, market, { trade_order_id: ids.open, trade_quantity: quantity });
+  }
+  const quantity = order.executedQty;
+  const entry = await entryPriceAfterFill(client, symbol, order);
+  const stop = stopPrice({
+    direction: side,
+    entryPrice: entry,
+    stopLossPercent: input.trade_stop_loss_percent,
+    leverage,
+    pricePrecision: input.symbol_price_precision,
+  });
+  const opened = {
+    trade_open_price: entry,
+    trade_quantity: quantity,
+    trade_order_id: ids.open,
+    trade_stop_price: stop,
+  };
+  const closing = opposite(side);
+  const stopError = await placeStop(client, {
+    symbol,
+    side: closing,
+    quantity,
+    stopPrice: stop,
+    price: stopLimitPrice(side, stop, input.symbol_price_precision),
+    clientId: ids.stop,
+  });
+  if (stopError === undefined) return { ...opened, trade_stop_order_id: ids.stop };
+  // No stop: a leveraged position must not stay open unprotected, so it is closed again at once.
+  try {
+    const close = { symbol, side: closing, quantity, newClientOrderId: ids.close, reduceOnly: true };
+    await client.placeMarketOrder(close);
+  } catch (closeError) {
+    if (!(closeError instanceof ExchangeError)) throw closeError;
+    return { ...opened, trade_stop_order_id: null, stop_error: stopError };
+  }
+  // A stop whose answer was lost may exist after all: it must not wait for a later position.
+  if (stopError.outcomeUnknown) await cancelQuietly(client, symbol, ids.stop);
+  throw new TradeOpenError(OpenFailure.STOP_REJECTED_POSITION_CLOSED, stopError, opened);
+}
+
+/**
+ * The opening MARKET order. When its answer is lost (outcomeUnknown), the order is looked up by its client
+ * id: filled → the open continues; not there (or done without a fill) → the original error, nothing was
+ * opened; still unknown → TradeOpenError ORDER_UNCONFIRMED.
+ */
+async function placeOpeningOrder(
+  client: ExchangeClient,
+  market: { symbol: string; side: OrderSide; quantity: string; newClientOrderId: string },
+  partial: Partial<OpenedPosition>,
+): Promise<OrderResult> {
+  const sentAt = Date.now();
+  let order: OrderResult | undefined;
+  let cause: ExchangeError;
+  try {
+    order = await client.placeMarketOrder(market);
+    cause = new ExchangeError('placeMarketOrder', ExchangeFailure.EXCHANGE, `Order ${order.status}`);
+  } catch (error) {
+    if (!(error instanceof ExchangeError) || !error.outcomeUnknown) throw error;
+    cause = error;
+    const found = await lookUpUnanswered(client, market.symbol, market.newClientOrderId, sentAt);
+    if (found === 'unknown') throw new TradeOpenError(OpenFailure.ORDER_UNCONFIRMED, cause, partial);
+    if (found === undefined) throw cause;
+    order = found;
+  }
+  if (isPositive(order.executedQty)) return order;
+  if (UNFILLED_FINAL_STATUSES.includes(order.status)) throw cause;
+  throw new TradeOpenError(OpenFailure.ORDER_UNCONFIRMED, cause, partial);
+}
+
+/**
+ * An order whose answer was lost: looked up now, and unless it has filled, once more after its request
+ * expired (the recvWindow it was signed with, plus a margin), when the exchange can no longer accept it.
+ * 'unknown' when the look-ups failed too.
+ */
+async function lookUpUnanswered(
+  client: ExchangeClient,
+  symbol: string,
+  clientId: string,
+  sentAt: number,
+): Promise<OrderResult | undefined | 'unknown'> {
+  const lookUp = async (): Promise<OrderResult | undefined | 'unknown'> => {
+    try {
+      return await client.getOrder(symbol, clientId);
+    } catch (error) {
+      unlessExchangeError(error);
+      return 'unknown';
+    }
+  };
+  const first = await lookUp();
+  if (first !== 'unknown' && first !== undefined && isPositive(first.executedQty)) return first;
+  const wait = sentAt + client.recvWindowMs + UNANSWERED_ORDER_SETTLE_MS - Date.now();
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+  return lookUp();
+}
+
+/** The position's entry price (positionRisk), or the fill's average price when that cannot be read. */
+async function entryPriceAfterFill(client: ExchangeClient, symbol: string, order: OrderResult) {
+  try {
+    const { entryPrice } = await client.getPositionRisk(symbol);
+    if (isPositive(entryPrice)) return entryPrice;
+  } catch (error) {
+    if (!(error instanceof ExchangeError)) throw error;
+  }
+  return order.avgPrice;
+}
+
+/**
+ * Places the stop; answers the error that kept it from being placed, or undefined when it is in place: placed
+ * now, already open under its id (-4116, a retried open), or found open after its answer was lost.
+ */
+async function placeStop(client: ExchangeClient, stop: StopOrderInput): Promise<ExchangeError | undefined> {
+  try {
+    await client.placeStopOrder(stop);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ExchangeError)) throw error;
+    if (error.code === DUPLICATED_CLIENT_ID) return undefined;
+    if (error.outcomeUnknown) {
+      const found = await client.getStopOrder(stop.symbol, stop.clientId).catch(unlessExchangeError);
+      if (found?.status === 'NEW') return undefined;
+    }
+    return error;
+  }
+}
+
+/** The stop-limit's limit price: STOP_LIMIT_OFFSET beyond the trigger in the closing direction. */
+function stopLimitPrice(direction: SignalDirection, stop: string, pricePrecision: number): string {
+  const factor =
+    direction === 'BUY' ? subDecimals('1', STOP_LIMIT_OFFSET) : addDecimals('1', STOP_LIMIT_OFFSET);
+  return roundDecimal(mulDecimals(stop, factor), pricePrecision);
 }
 
 export interface ClosePositionInput {
@@ -80,6 +277,8 @@ export interface ClosePositionInput {
   trade_quantity: string;
   trade_leverage: number;
   trade_stop_order_id: string | null;
+  /** The opening market order's id (`sdo…`): names the closing order `sdc…` when the stop id is null. */
+  trade_order_id?: string | null;
   /** The status the close is for; a position already gone turns into stop_loss when its stop filled. */
   trade_status: ClosingTradeStatus;
 }
@@ -99,10 +298,68 @@ export interface ClosedPosition {
  * is already gone, it reports how it ended instead of failing.
  */
 export async function closePosition(
-  _client: ExchangeClient,
-  _input: ClosePositionInput,
+  client: ExchangeClient,
+  input: ClosePositionInput,
 ): Promise<ClosedPosition> {
-  throw new Error('closePosition: not implemented yet');
+  const { symbol_pair: symbol, trade_stop_order_id: stopId } = input;
+  const closeId = closeOrderId(input);
+  await client.setLeverage(symbol, input.trade_leverage);
+  await client.setMarginTypeIsolated(symbol);
+  await client.setOneWayMode();
+  let order: OrderResult | undefined;
+  try {
+    order = await client.placeMarketOrder({
+      symbol,
+      side: opposite(input.trade_direction),
+      quantity: input.trade_quantity,
+      newClientOrderId: closeId,
+      reduceOnly: true,
+    });
+  } catch (error) {
+    if (!(error instanceof ExchangeError)) throw error;
+    if (error.code === REDUCE_ONLY_REJECTED) return closedBefore(client, input, closeId);
+    if (!error.outcomeUnknown) throw error;
+    // The answer was lost: the close counts only when the exchange shows the order filled.
+    order = await client.getOrder(symbol, closeId).catch(unlessExchangeError);
+    if (!order || !isPositive(order.executedQty)) throw error;
+  }
+  const stop_cancelled = stopId === null ? false : await cancelQuietly(client, symbol, stopId);
+  return { trade_status: input.trade_status, trade_close_price: positive(order.avgPrice), stop_cancelled };
+}
+
+/**
+ * The position was gone when the close came (-2022): the exchange-side stop closed it (stop_loss at the
+ * stop's fill price), or something else did (the requested status; the price of our own closing order when
+ * an earlier attempt of this close filled, else unknown). A stop still waiting is cancelled.
+ */
+async function closedBefore(
+  client: ExchangeClient,
+  input: ClosePositionInput,
+  closeId: string,
+): Promise<ClosedPosition> {
+  const { symbol_pair: symbol, trade_stop_order_id: stopId } = input;
+  const stop = stopId === null ? undefined : await client.getStopOrder(symbol, stopId);
+  if (stop && hasFired(stop)) {
+    return { trade_status: 'stop_loss', trade_close_price: stop.avgPrice, stop_cancelled: false };
+  }
+  const stop_cancelled =
+    stopId !== null && stop?.status === 'NEW' ? await cancelQuietly(client, symbol, stopId) : false;
+  const earlier = await client.getOrder(symbol, closeId).catch(unlessExchangeError);
+  const trade_close_price =
+    earlier && isPositive(earlier.executedQty) ? positive(earlier.avgPrice) : undefined;
+  return { trade_status: input.trade_status, trade_close_price, stop_cancelled };
+}
+
+/** The `sdc` id of the trade's signal, known from its market order's or its stop's id (clientOrderIds). */
+function closeOrderId(input: ClosePositionInput): string {
+  for (const [id, prefix] of [
+    [input.trade_order_id, 'sdo'],
+    [input.trade_stop_order_id, 'sds'],
+  ] as const) {
+    if (id?.startsWith(prefix)) return `sdc${id.slice(prefix.length)}`;
+  }
+  // A trade from before these ids: a fresh id, so a lost answer can still be looked up.
+  return `sdc${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
 }
 
 export interface PositionCheckInput {
@@ -127,8 +384,70 @@ export type PositionCheck =
 
 /** Reconciles open trades of one platform with the exchange's positions and orders. */
 export async function checkPositions(
-  _client: ExchangeClient,
-  _trades: readonly PositionCheckInput[],
+  client: ExchangeClient,
+  trades: readonly PositionCheckInput[],
 ): Promise<PositionCheck[]> {
-  throw new Error('checkPositions: not implemented yet');
+  const symbols = [...new Set(trades.map((trade) => trade.symbol_pair))];
+  const risks = new Map(
+    await Promise.all(symbols.map(async (symbol) => [symbol, await client.getPositionRisk(symbol)] as const)),
+  );
+  const checks: PositionCheck[] = [];
+  for (const trade of trades) checks.push(await checkPosition(client, trade, risks.get(trade.symbol_pair)));
+  return checks;
+}
+
+async function checkPosition(
+  client: ExchangeClient,
+  trade: PositionCheckInput,
+  risk: PositionRisk | undefined,
+): Promise<PositionCheck> {
+  const { trade_uuid, symbol_pair: symbol } = trade;
+  const amount = risk?.positionAmt ?? '0';
+  const sign = compareDecimals(amount, '0');
+  // A position on the trade's side is the trade's (one-way mode keeps one position per symbol).
+  if (risk && sign === (trade.trade_direction === 'BUY' ? 1 : -1)) {
+    const trade_quantity = sign < 0 ? subDecimals('0', amount) : amount;
+    return { trade_uuid, state: 'open', trade_open_price: risk.entryPrice, trade_quantity };
+  }
+  if (trade.trade_order_id !== null) {
+    const order = await client.getOrder(symbol, trade.trade_order_id);
+    if (!order || !isPositive(order.executedQty)) return { trade_uuid, state: 'never_opened' };
+  }
+  const stop =
+    trade.trade_stop_order_id === null
+      ? undefined
+      : await client.getStopOrder(symbol, trade.trade_stop_order_id);
+  if (stop && hasFired(stop)) {
+    return { trade_uuid, state: 'closed', trade_status: 'stop_loss', trade_close_price: stop.avgPrice };
+  }
+  return { trade_uuid, state: 'closed', trade_status: 'manual_close', trade_close_price: undefined };
+}
+
+// ------------------------------------------------------------------------------------------- helpers
+
+const opposite = (side: SignalDirection): OrderSide => (side === 'BUY' ? 'SELL' : 'BUY');
+
+/** A decimal string above zero ("0.00000" is "no fill"). */
+const isPositive = (value: string): boolean => compareDecimals(value, '0') > 0;
+const positive = (value: string): string | undefined => (isPositive(value) ? value : undefined);
+
+/** The stop fired (the position was closed by it, or is being closed). */
+const hasFired = (stop: StopOrderState): boolean =>
+  FIRED_STOP_STATUSES.includes(stop.status) || stop.avgPrice !== undefined;
+
+/** For .catch of a look-up that may fail: an exchange failure reads as "not known", anything else throws. */
+function unlessExchangeError(error: unknown): undefined {
+  if (error instanceof ExchangeError) return undefined;
+  throw error;
+}
+
+/** Cancels a stop; true when it was cancelled, false when it could not be (gone already, or no answer). */
+async function cancelQuietly(client: ExchangeClient, symbol: string, stopId: string): Promise<boolean> {
+  try {
+    await client.cancelStopOrder(symbol, stopId);
+    return true;
+  } catch (error) {
+    if (error instanceof ExchangeError) return false;
+    throw error;
+  }
 }

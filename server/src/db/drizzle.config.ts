@@ -5,6 +5,10 @@ import { defineConfig } from 'drizzle-kit';
 export default defineConfig({
   dialect: 'postgresql',
   // Every schema file: a file left out here would make the next migration drop its tables.
-  schema: ['./server/src/db/schema.ts', './server/src/db/schema-signals.ts'],
+  schema: [
+    './server/src/db/schema.ts',
+    './server/src/db/schema-signals.ts',
+    './server/src/db/schema-trades.ts',
+  ],
   out: './server/src/db/migrations',
 });

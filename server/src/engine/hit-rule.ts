@@ -39,22 +39,60 @@ export function thresholdPrices(
   return direction === 'BUY' ? { target: up, stop: down } : { target: down, stop: up };
 }
 
+/** A signal's entry and its two threshold prices, parsed once. */
+export interface Levels {
+  entry: number;
+  /** entry × (1 + threshold): a BUY's target, a SELL's stop. */
+  up: number;
+  /** entry × (1 − threshold): a BUY's stop, a SELL's target. */
+  down: number;
+}
+
+export function levelsOf(priceEnter: string): Levels {
+  const entry = Number(priceEnter);
+  const { target, stop } = thresholdPrices('BUY', entry);
+  return { entry, up: target, down: stop };
+}
+
+/** A closed candle's prices as numbers. */
+export interface CandleNumbers {
+  high: number;
+  low: number;
+  close: number;
+}
+
+/**
+ * How a candle ends a signal of `age` judged candles (counting this one): 'stop' or 'target' when a threshold
+ * was reached (the stop first: the order inside a minute is unknown), 'close' at the horizon with the outcome
+ * from the close, undefined while it stays open. The one rule judge() and the learning neuron's labels share.
+ */
+export function reachOn(
+  direction: SignalDirection,
+  levels: Levels,
+  age: number,
+  candle: CandleNumbers,
+): { outcome: SignalOutcome; by: 'stop' | 'target' | 'close' } | undefined {
+  const buy = direction === 'BUY';
+  if (buy ? candle.low <= levels.down : candle.high >= levels.up) return { outcome: 'miss', by: 'stop' };
+  if (buy ? candle.high >= levels.up : candle.low <= levels.down) return { outcome: 'hit', by: 'target' };
+  if (age < HORIZON_MINUTES) return undefined;
+  const right = buy ? candle.close > levels.entry : candle.close < levels.entry;
+  return { outcome: right ? 'hit' : 'miss', by: 'close' };
+}
+
+export function candleNumbers(candle: Candle): CandleNumbers {
+  return { high: Number(candle.high), low: Number(candle.low), close: Number(candle.close) };
+}
+
 /** Judges one more closed candle after the signal's; undefined while the signal is still open. */
 export function judge(signal: OpenSignal, candle: Candle): Verdict | undefined {
   signal.age += 1;
-  const entry = Number(signal.priceEnter);
-  const { target, stop } = thresholdPrices(signal.direction, entry);
-  const high = Number(candle.high);
-  const low = Number(candle.low);
-  const buy = signal.direction === 'BUY';
-  const reachedTarget = buy ? high >= target : low <= target;
-  const reachedStop = buy ? low <= stop : high >= stop;
-  const decimals = decimalsOf(signal.priceEnter);
+  const levels = levelsOf(signal.priceEnter);
+  const reach = reachOn(signal.direction, levels, signal.age, candleNumbers(candle));
+  if (!reach) return undefined;
   const resolvedAt = candleEnd(candle);
-  if (reachedStop) return { outcome: 'miss', priceExit: stop.toFixed(decimals), resolvedAt };
-  if (reachedTarget) return { outcome: 'hit', priceExit: target.toFixed(decimals), resolvedAt };
-  if (signal.age < HORIZON_MINUTES) return undefined;
-  const close = Number(candle.close);
-  const right = buy ? close > entry : close < entry;
-  return { outcome: right ? 'hit' : 'miss', priceExit: candle.close, resolvedAt };
+  if (reach.by === 'close') return { outcome: reach.outcome, priceExit: candle.close, resolvedAt };
+  const buy = signal.direction === 'BUY';
+  const reached = (reach.by === 'target') === buy ? levels.up : levels.down;
+  return { outcome: reach.outcome, priceExit: reached.toFixed(decimalsOf(signal.priceEnter)), resolvedAt };
 }

@@ -35,6 +35,11 @@ export interface LiveCoreOptions {
   db: Database;
   hub: SocketHub;
   log: { warn(obj: object, msg: string): void };
+  /**
+   * Each step's new live signals that carry an accuracy, once stored (the trade monitor marks open trades on
+   * their symbol with DIRECTION_SIGNAL / REVERSE_SIGNAL), whether or not any socket is connected.
+   */
+  onSignals?: (rows: readonly SignalRow[]) => Promise<void> | void;
 }
 
 export interface LiveCore {
@@ -44,7 +49,7 @@ export interface LiveCore {
   close(): Promise<void>;
 }
 
-export async function startLiveCore({ feed, db, hub, log }: LiveCoreOptions): Promise<LiveCore> {
+export async function startLiveCore({ feed, db, hub, log, onSignals }: LiveCoreOptions): Promise<LiveCore> {
   const engine = new SignalEngine({ analytics: feed.analytics });
   await seedNeurons(db, engine.neurons);
   const neuronTags = new Map(engine.neurons.map((neuron) => [neuron.neuron_uuid, neuron.neuron_tag_name]));
@@ -117,6 +122,11 @@ export async function startLiveCore({ feed, db, hub, log }: LiveCoreOptions): Pr
       }
       const stored = await persistStep(db, step, symbolRow.symbol_uuid, platformList);
       if (live && stored.length > 0) {
+        try {
+          await onSignals?.(stored);
+        } catch (error) {
+          log.warn({ err: error }, 'signals: trade monitor hook failed');
+        }
         // A failed delivery loses messages, not stored state: it must not stop the storing.
         await deliver(db, hub, stored, step.trendMoment, symbolRow, platformList, neuronTags).catch(
           (error: unknown) => log.warn({ err: error }, 'signals: delivery failed'),

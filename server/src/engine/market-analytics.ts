@@ -44,7 +44,9 @@ export class MarketAnalytics {
       prediction: state.predictor.observe(state.series),
     };
     state.window.push(analyzed);
-    if (state.window.length > CANDLE_WINDOW) state.window.splice(0, state.window.length - CANDLE_WINDOW);
+    // Trimmed in batches: dropping one element per candle moves the whole array every minute, which made a
+    // 30-day replay spend a second on copying. Readers see only the last CANDLE_WINDOW (windowOf).
+    if (state.window.length >= 2 * CANDLE_WINDOW) state.window.splice(0, state.window.length - CANDLE_WINDOW);
     return true;
   }
 
@@ -67,19 +69,25 @@ export class MarketAnalytics {
     return this.latest(symbol)?.candle.openTime;
   }
 
-  /** The last `count` analyzed candles, oldest first. */
+  /** The last `count` analyzed candles (at most CANDLE_WINDOW), oldest first. */
   recent(symbol: string, count: number): readonly AnalyzedCandle[] {
-    const window = this.symbols.get(symbol)?.window ?? [];
+    const window = this.windowOf(symbol);
     return window.slice(Math.max(0, window.length - count));
   }
 
   /** Candles with fromTime <= openTime < toTime, or undefined when the window does not reach back that far. */
   between(symbol: string, fromTime: number, toTime: number): Candle[] | undefined {
-    const window = this.symbols.get(symbol)?.window ?? [];
+    const window = this.windowOf(symbol);
     const first = window[0];
     if (!first || first.candle.openTime > fromTime + MINUTE_MS - 1) return undefined;
     return window
       .filter((item) => item.candle.openTime >= fromTime && item.candle.openTime < toTime)
       .map((item) => item.candle);
+  }
+
+  /** The last CANDLE_WINDOW analyzed candles of a symbol. */
+  private windowOf(symbol: string): AnalyzedCandle[] {
+    const window = this.symbols.get(symbol)?.window ?? [];
+    return window.length > CANDLE_WINDOW ? window.slice(window.length - CANDLE_WINDOW) : window;
   }
 }

@@ -107,6 +107,31 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
     return this.klines(symbol, { limit, startTime: fromTime, endTime: toTime - 1 });
   }
 
+  /**
+   * Klines of `interval` (the exchange's name, such as '5m', and its length in ms) opening within
+   * [fromTime, toTime], oldest first, from REST in pages of at most 1500 rows, each page one time window (so
+   * the paging does not rely on how an exchange fills a page). The last one may still be open.
+   */
+  async klinesBetween(
+    symbol: string,
+    interval: { name: string; ms: number },
+    fromTime: number,
+    toTime: number,
+  ): Promise<Candle[]> {
+    const rows: Candle[] = [];
+    const first = Math.ceil(fromTime / interval.ms) * interval.ms;
+    for (let start = first; start <= toTime; start += KLINES_LIMIT_MAX * interval.ms) {
+      const end = Math.min(toTime, start + KLINES_LIMIT_MAX * interval.ms - 1);
+      const page = await this.klines(
+        symbol,
+        { limit: KLINES_LIMIT_MAX, startTime: start, endTime: end },
+        interval.name,
+      );
+      rows.push(...page.filter((candle) => candle.openTime >= start && candle.openTime <= end));
+    }
+    return rows;
+  }
+
   /** Resolves when every pending gap fill has finished (tests, shutdown). */
   async settled(): Promise<void> {
     await Promise.all(this.chains.values());
@@ -119,11 +144,15 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
   }
 
   /**
-   * Closed klines from REST, oldest first. Without endTime the exchange's last row is the minute still
-   * open, which is dropped.
+   * Closed klines from REST, oldest first (1-minute unless `interval` says otherwise). Without endTime the
+   * exchange's last row is the one still open, which is dropped.
    */
-  private async klines(symbol: string, range: { limit: number; startTime?: number; endTime?: number }) {
-    const query = new URLSearchParams({ symbol, interval: '1m', limit: String(range.limit) });
+  private async klines(
+    symbol: string,
+    range: { limit: number; startTime?: number; endTime?: number },
+    interval = '1m',
+  ) {
+    const query = new URLSearchParams({ symbol, interval, limit: String(range.limit) });
     if (range.startTime !== undefined) query.set('startTime', String(range.startTime));
     if (range.endTime !== undefined) query.set('endTime', String(range.endTime));
     const response = await fetch(`${this.restUrl}/fapi/v1/klines?${query}`, {

@@ -6,7 +6,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import { clientEvent, type ServerEvent } from '../../../contracts';
+import { clientEvent, type ClientEvent, type ServerEvent } from '../../../contracts';
 
 /** Close code for an unauthenticated socket (4000-4999 are free for applications; 4401 mirrors HTTP 401). */
 export const WS_UNAUTHORIZED_CLOSE_CODE = 4401;
@@ -94,6 +94,11 @@ export interface WebsocketOptions {
   consumeToken: (token: string) => Promise<string | undefined>;
   /** Heartbeat period; default WS_HEARTBEAT_MS. */
   heartbeatMs?: number;
+  /**
+   * A well-formed client event of the socket's user; `reply` answers on that socket only. Without a handler
+   * client events are accepted and not answered.
+   */
+  onClientEvent?: (event: ClientEvent, userUuid: string, reply: (event: ServerEvent) => void) => void;
 }
 
 declare module 'fastify' {
@@ -104,7 +109,10 @@ declare module 'fastify' {
 }
 
 export const websocketPlugin = fp<WebsocketOptions>(
-  async (app: FastifyInstance, { hub, greeting, consumeToken, heartbeatMs = WS_HEARTBEAT_MS }) => {
+  async (
+    app: FastifyInstance,
+    { hub, greeting, consumeToken, heartbeatMs = WS_HEARTBEAT_MS, onClientEvent },
+  ) => {
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
     app.get(
       '/api/ws_core/:token',
@@ -127,16 +135,19 @@ export const websocketPlugin = fp<WebsocketOptions>(
         hub.add(socket, userUuid);
         socket.on('message', (data) => {
           // contracts/ws clientEvent; a frame that is not one is answered with bad_event and the socket stays.
-          // update_trade_by_current_price_from_client is accepted and needs no answer until trading lands.
+          // A valid one goes to onClientEvent (update_trade_by_current_price_from_client: the trade monitor).
           let parsed: unknown;
           try {
             parsed = JSON.parse(data.toString());
           } catch {
             parsed = undefined;
           }
-          if (!clientEvent.safeParse(parsed).success) {
+          const event = clientEvent.safeParse(parsed);
+          if (!event.success) {
             hub.send(socket, { event: 'bad_event', message: { detail: 'Unknown or malformed event' } });
+            return;
           }
+          onClientEvent?.(event.data, userUuid, (answer) => hub.send(socket, answer));
         });
         for (const event of greeting()) hub.send(socket, event);
       },

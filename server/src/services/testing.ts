@@ -1,10 +1,16 @@
 // Test support for route tests: a whole app on an in-memory PGlite database (issue 5: "in-memory PGlite per
 // test file"), optionally on a real paper exchange, and a signed-up, logged-in trader. Not used at run time.
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { SignalDirection, Trade } from '../../../contracts';
 import { buildApp } from '../app';
-import { openDatabase } from '../db';
+import { openDatabase, type Database } from '../db';
+import { platforms, symbols } from '../db/schema';
+import { neurons } from '../db/schema-signals';
 import { MarketFeed } from '../engine/market-feed';
+import { insertSignal, type SignalRow, type SymbolRow } from '../engine/signal-store';
 import { initTradeCore } from '../lib/trade-core';
+import { BINANCE_PLATFORM_UUID } from './platforms';
 
 export interface TestExchange {
   url: string;
@@ -39,7 +45,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     [],
     silent,
   );
-  const { app, hub } = await buildApp({
+  const { app, hub, monitor } = await buildApp({
     feed,
     db: database.db,
     logger: options.logger,
@@ -51,6 +57,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
   return {
     app,
     hub,
+    feed,
+    /** The trade monitor: tests drive it with monitor.onPrice(pair, price) or feed.emit('tick', …). */
+    monitor,
+    tradeDesk: app.tradeDesk,
     db: database.db,
     clock,
     close: async () => {
@@ -96,4 +106,111 @@ export async function signUpAndLogIn(app: TestApp['app'], nickname = 'trader') {
     headers: { authorization: `${token_type} ${access_token}` },
     refreshCookie: refreshCookie!,
   };
+}
+
+export const TEST_NEURON_UUID = '5e1d0c3a-7b2f-4e8a-9c61-0a1b2c3d4e5f';
+
+/** A symbol row (created when missing): without an exchange the symbol list is empty. */
+export async function ensureTestSymbol(
+  db: Database,
+  symbol_pair = 'BTCUSDT',
+  precision = { quantity: 3, price: 1 },
+): Promise<SymbolRow> {
+  const [existing] = await db.select().from(symbols).where(eq(symbols.symbol_pair, symbol_pair));
+  if (existing) return existing;
+  const [row] = await db
+    .insert(symbols)
+    .values({
+      symbol_uuid: crypto.randomUUID(),
+      symbol_name: symbol_pair.replace(/USDT$/, ''),
+      symbol_pair,
+      symbol_quantity_precision: precision.quantity,
+      symbol_price_precision: precision.price,
+    })
+    .returning();
+  return row!;
+}
+
+let signalSequence = 0;
+
+/**
+ * A stored signal, through the signal store's own insert (the Binance platform by default: it is enabled
+ * without a paper exchange). Every call makes a new signal.
+ */
+export async function insertTestSignal(
+  db: Database,
+  options: {
+    platform_uuid?: string;
+    symbol_pair?: string;
+    direction?: SignalDirection;
+    price?: string;
+    accuracy?: number;
+  } = {},
+): Promise<SignalRow> {
+  const symbol = await ensureTestSymbol(db, options.symbol_pair);
+  await db
+    .insert(neurons)
+    .values({ neuron_uuid: TEST_NEURON_UUID, neuron_tag_name: 'test', description: 'Signals made by tests' })
+    .onConflictDoNothing();
+  const [platform] = await db
+    .select()
+    .from(platforms)
+    .where(eq(platforms.platform_uuid, options.platform_uuid ?? BINANCE_PLATFORM_UUID));
+  if (!platform) throw new Error('unknown platform');
+  signalSequence += 1;
+  const [row] = await insertSignal(
+    db,
+    {
+      neuronUuid: TEST_NEURON_UUID,
+      symbol: symbol.symbol_pair,
+      direction: options.direction ?? 'BUY',
+      priceEnter: options.price ?? '97000',
+      accuracy: options.accuracy ?? 0.7,
+      trendMoment: 1,
+      createdAt: Math.floor(Date.now() / 60_000) * 60_000 - signalSequence * 60_000,
+    },
+    symbol.symbol_uuid,
+    [platform],
+  );
+  return row!;
+}
+
+/** Trade settings of the tests: 10× leverage, so 1 % of price is 10 % of ROE. */
+export const TEST_TRADE_SETTINGS = {
+  trade_margin: 19.5,
+  trade_leverage: 10,
+  trade_stop_loss_percent: 10,
+  trade_take_profit_percent: 5,
+  trade_treiling_stop_percent: 3,
+};
+
+/**
+ * Records a client-mode trade on a new signal through POST /api/trade_client/create_trade/: BUY BTCUSDT
+ * 0.002 at 97000 unless `overrides` (body fields, or the signal's `direction` and `symbol_pair`) say
+ * otherwise. Answers the wire trade.
+ */
+export async function createClientTrade(
+  t: { app: TestApp['app']; db: Database },
+  headers: { authorization: string },
+  overrides: Record<string, unknown> & { direction?: SignalDirection; symbol_pair?: string } = {},
+) {
+  const { direction, symbol_pair, ...fields } = overrides;
+  const signal = await insertTestSignal(t.db, { direction, symbol_pair });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/trade_client/create_trade/',
+    headers,
+    payload: {
+      signal_uuid: signal.signal_uuid,
+      ...TEST_TRADE_SETTINGS,
+      trade_quantity: '0.002',
+      trade_open_price: '97000',
+      trade_order_id: `open-${signal.signal_uuid.slice(0, 8)}`,
+      trade_stop_order_id: `stop-${signal.signal_uuid.slice(0, 8)}`,
+      trade_stop_price: direction === 'SELL' ? '97970' : '96030',
+      ...fields,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`create_trade failed: ${response.body}`);
+  return response.json().result as Trade;
 }

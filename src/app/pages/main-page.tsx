@@ -5,9 +5,15 @@ import { authStore } from '../../features/auth/auth-store';
 import { SignalsPanel } from '../../features/signals/components/signals-panel';
 import { AuthDialog, openAuthDialog } from '../layout-store';
 
-/** / (public): what Signaldesk does and the way in; a logged-in trader also sees the live signal cards. */
+const STEPS = ['signup', 'pin', 'token', 'trade'] as const;
+const HOW_IT_WORKS = ['signals', 'accuracy', 'record', 'keys'] as const;
+
+/**
+ * / (public): what Signaldesk does and the way in (texts in the insights namespace); a logged-in trader also
+ * sees the live signal cards.
+ */
 export function MainPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['insights', 'common']);
   const { user } = useSnapshot(authStore);
   return (
     <div className="page">
@@ -21,7 +27,7 @@ export function MainPage() {
                 {t('main.setup_action')}
               </Link>
               <Link className="button" to="/trading">
-                {t('nav.trading')}
+                {t('common:nav.trading')}
               </Link>
             </>
           ) : (
@@ -31,18 +37,21 @@ export function MainPage() {
                 className="button is-primary"
                 onClick={() => openAuthDialog(AuthDialog.SIGNUP)}
               >
-                {t('auth.signup')}
+                {t('common:auth.signup')}
               </button>
               <button type="button" className="button" onClick={() => openAuthDialog(AuthDialog.LOGIN)}>
-                {t('auth.login')}
+                {t('common:auth.login')}
               </button>
             </>
           )}
+          <Link className="button is-ghost" to="/about">
+            {t('main.learn_more')}
+          </Link>
         </div>
       </section>
       {user ? <SignalsPanel /> : null}
       <ol className="steps">
-        {(['signup', 'pin', 'token', 'trade'] as const).map((step, index) => (
+        {STEPS.map((step, index) => (
           <li key={step} className="panel step">
             <span className="step-number" aria-hidden="true">
               {index + 1}
@@ -54,6 +63,21 @@ export function MainPage() {
           </li>
         ))}
       </ol>
+      <section aria-labelledby="how-it-works-title">
+        <h2 id="how-it-works-title" className="section-heading">
+          {t('main.how.title')}
+        </h2>
+        <ul className="steps">
+          {HOW_IT_WORKS.map((item) => (
+            <li key={item} className="panel step">
+              <div>
+                <h3 className="step-title">{t(`main.how.${item}.title`)}</h3>
+                <p className="muted step-text">{t(`main.how.${item}.text`)}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </section>
     </div>
   );
 }

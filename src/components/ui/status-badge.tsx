@@ -1,8 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { Palette } from './palette';
 
+export interface StatusBadgeLook {
+  /** The badge letters: O, TP, SL, TS, MC, DS, RS. */
+  text: string;
+  palette: Palette;
+}
+
 /** Trade statuses of SPEC.md §4 with their badge letters and colours (SPEC.md §2 "Trade history"). */
-const BADGES: Readonly<Record<string, { text: string; palette: Palette }>> = {
+const BADGES: Readonly<Record<string, StatusBadgeLook>> = {
   open: { text: 'O', palette: Palette.GREEN },
   take_profit: { text: 'TP', palette: Palette.GREEN },
   stop_loss: { text: 'SL', palette: Palette.RED },
@@ -12,14 +18,29 @@ const BADGES: Readonly<Record<string, { text: string; palette: Palette }>> = {
   reverse_signal: { text: 'RS', palette: Palette.ORANGE },
 };
 
-/** A trade status badge; an unknown status shows a dots icon. */
-export function StatusBadge({ status }: { status: string }) {
+/**
+ * The letters and colour of a trade status, undefined for an unknown one. The pulsing UI-status button of an
+ * open trade uses the look of the status it leads to (TP green, SL red, TS violet, DS blue, RS orange).
+ */
+export function statusBadgeLook(status: string): StatusBadgeLook | undefined {
+  return Object.hasOwn(BADGES, status) ? BADGES[status] : undefined;
+}
+
+/** A trade status badge; an unknown status shows a dots icon. The title names the status. */
+export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
   const { t } = useTranslation();
-  const badge = BADGES[status];
+  const badge = statusBadgeLook(status);
   const title = t(`trade_status.${status}`, { defaultValue: status });
   if (!badge) {
     return (
-      <span className="status-badge palette-gray" title={title} aria-label={title}>
+      <span
+        className="status-badge palette-gray"
+        title={title}
+        aria-label={title}
+        role="img"
+        data-testid={testId}
+        data-status="unknown"
+      >
         <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
           <circle cx="3" cy="8" r="1.5" fill="currentColor" />
           <circle cx="8" cy="8" r="1.5" fill="currentColor" />
@@ -29,7 +50,13 @@ export function StatusBadge({ status }: { status: string }) {
     );
   }
   return (
-    <span className={`status-badge palette-${badge.palette}`} title={title} data-palette={badge.palette}>
+    <span
+      className={`status-badge palette-${badge.palette}`}
+      title={title}
+      data-palette={badge.palette}
+      data-testid={testId}
+      data-status={status}
+    >
       {badge.text}
     </span>
   );

@@ -13,6 +13,7 @@ import { tradeSide } from '../preferences/preferences-store';
 import { getPinCode, pinCodeStore } from '../trade-tokens/pin-code-store';
 import { readTokenEnvelope } from '../trade-tokens/token-storage';
 import { withTradeTokenContent } from '../trade-tokens/token-vault';
+import { reconcilePlatformAfterBalance } from '../trades/trade-reconcile';
 import { getAccountBalance } from './api/get-account-balance';
 import { getExchangeAccountBalance } from './api/get-exchange-account-balance';
 
@@ -45,7 +46,13 @@ async function readBalance(platformUuid: string): Promise<AccountBalance | undef
   return withTradeTokenContent(
     envelope,
     { pinCode, platformUuid, userTradeTokenKey: user.user_trade_token_key },
-    (credentials) => getExchangeAccountBalance(platform.platform_url, credentials),
+    async (credentials) => {
+      const balance = await getExchangeAccountBalance(platform.platform_url, credentials);
+      // The token is open and the exchange answers: learn which client-mode trades the exchange closed.
+      // Best effort and not awaited, so a slow check never holds the balance back (trade-reconcile.ts).
+      void reconcilePlatformAfterBalance(platformUuid, platform.platform_url, credentials);
+      return balance;
+    },
   );
 }
 

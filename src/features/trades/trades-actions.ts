@@ -1,12 +1,309 @@
-// Trade actions. Opening a trade from a signal (SPEC.md §4 "Opening a trade") is the trading issue's work:
-// the signal card's trade button and its auto-open timer already call openTradeFromSignal, so that issue
-// only fills this function in.
+// Opening and closing trades (SPEC.md §4 "Opening a trade", "Closing a trade") in client mode (the SPA runs
+// the exchange steps of lib/trade-flow.ts with the decrypted token, then records the result) and server mode
+// (the server runs the same steps with the token opened by pin_code). Failures become notifications
+// (trade-notifications.ts); the open trades are read again TRADE_REFETCH_DELAY_MS after each open or close.
+import {
+  TradeSide,
+  TradeStatus,
+  type ClosingTradeStatus,
+  type PlatformPreferences,
+  type Trade,
+} from '../../../contracts';
+import { ExchangeClient } from '../../lib/exchange-client';
+import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../lib/trade-flow';
+import { authStore } from '../auth/auth-store';
+import { addNotification, NotificationType } from '../notifications/notifications-store';
+import { platformsStore } from '../platforms/platforms-store';
+import { loadPlatformPreferences, preferencesStore, tradeSide } from '../preferences/preferences-store';
+import { removeSignal, signalsStore } from '../signals/signals-store';
+import { symbolsStore } from '../symbols/symbols-store';
+import { getPinCode } from '../trade-tokens/pin-code-store';
+import { TradeTokenLevel } from '../trade-tokens/token-level';
+import { readTokenEnvelope } from '../trade-tokens/token-storage';
+import { withTradeTokenContent } from '../trade-tokens/token-vault';
+import { getTradeTokenLevel } from '../trade-tokens/trade-tokens-store';
+import { closeClientTrade } from './api/close-client-trade';
+import { closeServerTrade } from './api/close-server-trade';
+import { createClientTrade } from './api/create-client-trade';
+import { createServerTrade } from './api/create-server-trade';
+import { updateTradeStatus } from './api/update-trade-status';
+import {
+  exchangeErrorLine,
+  failureLine,
+  notifyError,
+  notifyFailure,
+  notifySuccess,
+} from './trade-notifications';
+import {
+  clearTradeUiStatus,
+  removeTrade,
+  scheduleOpenTradesRefetch,
+  setTradeProcessing,
+  tradesStore,
+} from './trades-store';
+
+/** The trade settings of a platform (SPEC.md §4 "trade settings exist"), read when not known yet. */
+async function platformPreferencesOf(platformUuid: string): Promise<PlatformPreferences | undefined> {
+  const known = preferencesStore.platform_preferences_by_uuid[platformUuid];
+  if (known) return { ...known };
+  await loadPlatformPreferences(platformUuid);
+  const loaded = preferencesStore.platform_preferences_by_uuid[platformUuid];
+  return loaded ? { ...loaded } : undefined;
+}
+
+function clientOf(platformUrl: string, credentials: { api_key: string; api_secret: string }) {
+  return new ExchangeClient({ baseUrl: platformUrl, credentials });
+}
 
 /**
- * Opens a trade from a signal. TRADING ISSUE: not implemented yet — intentionally does nothing (no fake
- * trade, no error), so the signal cards, their buttons and auto-open are wired end to end.
+ * Opens a trade from a signal (SPEC.md §4 "Opening a trade"). Without a PIN, without token level
+ * TRADE_AVAILABLE or without the platform's trade settings it silently does nothing. The mode is the global
+ * preference trade_in_server_side. On success: 'Trade opened', the card goes, the open trades are read again.
  */
-export async function openTradeFromSignal(_signalUuid: string): Promise<void> {
-  // TRADING ISSUE: check PIN, token level TRADE_AVAILABLE and platform preferences, open the trade in
-  // client or server mode, remove the signal, refetch open trades after 1 s (SPEC.md §4).
+export async function openTradeFromSignal(signalUuid: string): Promise<void> {
+  const signal = signalsStore.signal_by_uuid[signalUuid];
+  if (!signal) return;
+  const platformUuid = signal.platform_uuid;
+  const pinCode = getPinCode(platformUuid);
+  if (!pinCode || getTradeTokenLevel(platformUuid) !== TradeTokenLevel.TRADE_AVAILABLE) return;
+  const preferences = await platformPreferencesOf(platformUuid);
+  if (!preferences) return;
+  const base = { signal_uuid: signalUuid, ...preferences };
+  try {
+    if (tradeSide() === TradeSide.SERVER) {
+      await createServerTrade({ ...base, pin_code: pinCode });
+    } else {
+      const opened = await openInClientMode(signalUuid, pinCode, preferences);
+      if (!opened) return;
+    }
+  } catch (error) {
+    if (error instanceof TradeOpenError) notifyOpenFailure(error);
+    else notifyFailure('trades.notify.open_failed', error, [signal.symbol.symbol_pair]);
+    return;
+  }
+  notifySuccess('notification.trade_opened');
+  removeSignal(signalUuid);
+  scheduleOpenTradesRefetch();
+}
+
+/** Client mode: the exchange steps with the decrypted token, then the record. False when a check failed. */
+async function openInClientMode(
+  signalUuid: string,
+  pinCode: string,
+  preferences: PlatformPreferences,
+): Promise<boolean> {
+  const signal = signalsStore.signal_by_uuid[signalUuid];
+  const platform = signal ? platformsStore.platform_dict[signal.platform_uuid] : undefined;
+  if (!signal || !platform) return false;
+  const user = authStore.user;
+  if (!user) {
+    notifyError('notification.current_user_not_found');
+    return false;
+  }
+  const envelope = readTokenEnvelope(signal.platform_uuid);
+  if (!envelope) {
+    notifyError(['notification.trade_token_not_found', signal.symbol.symbol_pair]);
+    return false;
+  }
+  const symbol = symbolsStore.symbol_dict[signal.symbol.symbol_uuid];
+  if (!symbol) {
+    notifyError(['trades.notify.symbol_not_found', signal.symbol.symbol_pair]);
+    return false;
+  }
+  const opened = await withTradeTokenContent(
+    envelope,
+    { pinCode, platformUuid: signal.platform_uuid, userTradeTokenKey: user.user_trade_token_key },
+    (credentials) =>
+      openPosition(clientOf(platform.platform_url, credentials), {
+        symbol_pair: symbol.symbol_pair,
+        trade_direction: signal.signal_direction_created,
+        trade_margin: preferences.trade_margin,
+        trade_leverage: preferences.trade_leverage,
+        trade_stop_loss_percent: preferences.trade_stop_loss_percent,
+        symbol_price_precision: symbol.symbol_price_precision,
+        symbol_quantity_precision: symbol.symbol_quantity_precision,
+        signal_uuid: signalUuid,
+      }),
+  );
+  try {
+    await createClientTrade({
+      signal_uuid: signalUuid,
+      ...preferences,
+      trade_quantity: opened.trade_quantity,
+      trade_open_price: opened.trade_open_price,
+      trade_order_id: opened.trade_order_id,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_stop_price: opened.trade_stop_price,
+    });
+  } catch (error) {
+    // The position is open on the exchange but not recorded. Opening from the same card again finds the
+    // filled order by its client id and records it instead of opening a second position (lib/trade-flow.ts).
+    console.error(error);
+    addNotification(
+      NotificationType.ERROR,
+      ['trades.notify.record_failed', symbol.symbol_pair, failureLine(error)],
+      { isOnlyManualClose: true },
+    );
+    return false;
+  }
+  if (opened.trade_stop_order_id === null) {
+    // The position is open without its exchange-side stop: this must stay in view until the trader acts.
+    addNotification(
+      NotificationType.WARNING,
+      [
+        'trades.notify.opened_without_stop',
+        symbol.symbol_pair,
+        ...(opened.stop_error ? [exchangeErrorLine(opened.stop_error)] : []),
+      ],
+      { isOnlyManualClose: true },
+    );
+  }
+  return true;
+}
+
+/** The market order was sent but the open did not complete (lib/trade-flow.ts OpenFailure). */
+function notifyOpenFailure(error: TradeOpenError): void {
+  console.error(error);
+  if (error.failure === OpenFailure.STOP_REJECTED_POSITION_CLOSED) {
+    notifyError(['trades.notify.stop_rejected_position_closed', exchangeErrorLine(error.cause)]);
+    return;
+  }
+  // ORDER_UNCONFIRMED: the position may or may not exist and nothing is recorded (no entry price is known), so
+  // Repair cannot see it. Trading the same card again looks the order up by its client id and records the
+  // position if it was filled, never opening a second one (lib/trade-flow.ts); the card is kept for that.
+  addNotification(
+    NotificationType.ERROR,
+    ['trades.notify.order_unconfirmed', exchangeErrorLine(error.cause)],
+    { isOnlyManualClose: true },
+  );
+}
+
+type TradeCopy = Pick<
+  Trade,
+  | 'trade_uuid'
+  | 'platform_uuid'
+  | 'trade_in_server_side'
+  | 'trade_direction'
+  | 'trade_quantity'
+  | 'trade_leverage'
+  | 'trade_stop_order_id'
+> & { symbol_pair: string };
+
+/**
+ * The checks of SPEC.md §4 "Closing a trade", each with its notification. The token level is the one known
+ * for the current mode, so it is checked only when the trade was opened in that mode; in the other mode the
+ * decryption (client) or the server (server) tells.
+ */
+function closeBlocker(trade: TradeCopy): string[] | undefined {
+  const pair = trade.symbol_pair;
+  if (
+    trade.trade_in_server_side === tradeSide() &&
+    getTradeTokenLevel(trade.platform_uuid) !== TradeTokenLevel.TRADE_AVAILABLE
+  ) {
+    return ['trades.notify.token_not_available', pair];
+  }
+  if (!getPinCode(trade.platform_uuid)) return ['trades.notify.pin_not_set', pair];
+  if (trade.trade_in_server_side === TradeSide.SERVER) return undefined;
+  if (!platformsStore.platform_dict[trade.platform_uuid]) return ['trades.notify.platform_not_found', pair];
+  if (!authStore.user) return ['notification.current_user_not_found'];
+  if (!readTokenEnvelope(trade.platform_uuid)) return ['notification.trade_token_not_found', pair];
+  return undefined;
+}
+
+/**
+ * Closes a trade (SPEC.md §4 "Closing a trade") the way it was opened: its own trade_in_server_side picks the
+ * mode, since a client-mode position can only be closed with the token in this browser and a server-mode one
+ * only by the server. A trade being closed cannot be closed again. True when the trade was closed.
+ */
+export async function closeTrade(
+  tradeUuid: string,
+  status: ClosingTradeStatus = TradeStatus.MANUAL_CLOSE,
+): Promise<boolean> {
+  const live = tradesStore.trade_by_uuid_dict[tradeUuid];
+  if (!live || tradesStore.processing_by_uuid[tradeUuid]) return false;
+  const trade: TradeCopy = {
+    trade_uuid: live.trade_uuid,
+    platform_uuid: live.platform_uuid,
+    trade_in_server_side: live.trade_in_server_side,
+    trade_direction: live.trade_direction,
+    trade_quantity: live.trade_quantity,
+    trade_leverage: live.trade_leverage,
+    trade_stop_order_id: live.trade_stop_order_id,
+    symbol_pair: live.symbol.symbol_pair,
+  };
+  const blocker = closeBlocker(trade);
+  if (blocker) {
+    notifyError(blocker);
+    return false;
+  }
+  setTradeProcessing(tradeUuid, true);
+  try {
+    if (trade.trade_in_server_side === TradeSide.SERVER) {
+      await closeServerTrade({
+        trade_uuid: tradeUuid,
+        trade_status: status,
+        pin_code: getPinCode(trade.platform_uuid) ?? '',
+      });
+      notifySuccess('notification.trade_closed');
+    } else {
+      await closeInClientMode(trade, status);
+    }
+  } catch (error) {
+    setTradeProcessing(tradeUuid, false);
+    notifyFailure('trades.notify.close_failed', error, [trade.symbol_pair]);
+    return false;
+  }
+  // The server has recorded the close: the row goes now, and the list is read again to confirm.
+  removeTrade(tradeUuid);
+  scheduleOpenTradesRefetch();
+  return true;
+}
+
+async function closeInClientMode(trade: TradeCopy, status: ClosingTradeStatus): Promise<void> {
+  const platform = platformsStore.platform_dict[trade.platform_uuid];
+  const user = authStore.user;
+  const envelope = readTokenEnvelope(trade.platform_uuid);
+  const pinCode = getPinCode(trade.platform_uuid);
+  if (!platform || !user || !envelope || !pinCode) throw new Error('trade settings changed');
+  const closed = await withTradeTokenContent(
+    envelope,
+    { pinCode, platformUuid: trade.platform_uuid, userTradeTokenKey: user.user_trade_token_key },
+    (credentials) =>
+      closePosition(clientOf(platform.platform_url, credentials), {
+        symbol_pair: trade.symbol_pair,
+        trade_direction: trade.trade_direction,
+        trade_quantity: trade.trade_quantity,
+        trade_leverage: trade.trade_leverage,
+        trade_stop_order_id: trade.trade_stop_order_id,
+        trade_status: status,
+      }),
+  );
+  await closeClientTrade({
+    trade_uuid: trade.trade_uuid,
+    trade_status: closed.trade_status,
+    ...(closed.trade_close_price === undefined ? {} : { trade_close_price: closed.trade_close_price }),
+  });
+  notifySuccess('notification.trade_closed');
+  if (closed.stop_cancelled) notifySuccess('notification.stop_loss_cancelled');
+}
+
+/**
+ * Resets an open trade to open with no UI status (SPEC.md §4: a click on the pulsing button, a
+ * direction_signal countdown at 0, or a lit status whose time ran out while automatic closing is OFF).
+ */
+export async function resetTradeStatus(tradeUuid: string): Promise<boolean> {
+  const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
+  if (!trade || tradesStore.processing_by_uuid[tradeUuid]) return false;
+  const pair = trade.symbol.symbol_pair;
+  setTradeProcessing(tradeUuid, true);
+  try {
+    await updateTradeStatus({ trade_uuid: tradeUuid, trade_status: TradeStatus.OPEN });
+    clearTradeUiStatus(tradeUuid);
+    return true;
+  } catch (error) {
+    notifyFailure('trades.notify.status_reset_failed', error, [pair]);
+    return false;
+  } finally {
+    setTradeProcessing(tradeUuid, false);
+  }
 }

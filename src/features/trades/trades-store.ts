@@ -1,39 +1,184 @@
-// Open trades (SPEC.md §3 "Trade store"). The trading issue fills it (GET /trade/get_trades/open/,
-// trade_updated_response_from_core); until then it holds the index live-events and the page title read.
+// Open trades (SPEC.md §3 "Trade store", §4 "Trade status and UI status"): the trades of GET
+// /trade/get_trades/open/, kept current by trade_updated_response_from_core. current_pnl and possible_loss are
+// exact decimal strings from trade-core, summed once when the list is read and adjusted by each update.
+// Trade objects keep their identity across reads (they are merged in place), so a table row can subscribe to
+// its own trade and redraw alone when that trade changes.
 import { proxy } from 'valtio';
-
-/**
- * The fields of an open trade this issue reads. The trading issue replaces this with the contracts' Trade
- * type (z.infer), which has these fields and the rest of SPEC.md §3.
- */
-export interface OpenTradeIndexEntry {
-  trade_uuid: string;
-  platform_uuid: string;
-  symbol: { symbol_uuid: string };
-}
+import { TradeStatus, type Trade, type TradeCalculated, type TradeTrendData } from '../../../contracts';
+import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
+import { addDecimals, possibleLoss, subDecimals, sumDecimals } from '../../lib/trade-core';
+import { getOpenTrades } from './api/get-open-trades';
+import { getTradeTrendByUuid } from './api/get-trade-trend-by-uuid';
 
 interface TradesState {
-  trade_by_uuid_dict: Record<string, OpenTradeIndexEntry>;
+  trade_by_uuid_dict: Record<string, Trade>;
   /** symbol_uuid → trade_uuid of its open trade (SPEC.md §3). */
   trade_uuid_by_symbol_uuid_dict: Record<string, string>;
+  /** Sum of trade_pnl_current over the open trades, USDT, exact. */
+  current_pnl: string;
+  /** Sum of trade_margin × trade_treiling_stop_percent_current × 0.01 over the open trades, USDT, exact. */
+  possible_loss: string;
+  /** True once the open trades were read at least once. */
+  is_loaded: boolean;
+  is_loading: boolean;
+  /** Trades being closed or reset: their buttons show processing and cannot be used twice. */
+  processing_by_uuid: Record<string, boolean>;
+  /** Epoch ms at which each trade's current UI status was first seen; its countdown runs from here. */
+  ui_status_since_by_uuid: Record<string, number>;
+  /** Detail data of the 'Trade Trend Data' modal, keyed by trade_uuid. */
+  trade_trend_data: Record<string, TradeTrendData>;
+  detail_loading_by_uuid: Record<string, boolean>;
+  detail_error_by_uuid: Record<string, string>;
 }
 
 function initialState(): TradesState {
-  return { trade_by_uuid_dict: {}, trade_uuid_by_symbol_uuid_dict: {} };
+  return {
+    trade_by_uuid_dict: {},
+    trade_uuid_by_symbol_uuid_dict: {},
+    current_pnl: '0',
+    possible_loss: '0',
+    is_loaded: false,
+    is_loading: false,
+    processing_by_uuid: {},
+    ui_status_since_by_uuid: {},
+    trade_trend_data: {},
+    detail_loading_by_uuid: {},
+    detail_error_by_uuid: {},
+  };
 }
 
 export const tradesStore = proxy<TradesState>(initialState());
 
-/** Replaces the open trades and rebuilds the symbol index. */
-export function setOpenTrades(trades: readonly OpenTradeIndexEntry[]): void {
-  const byUuid: Record<string, OpenTradeIndexEntry> = {};
-  const bySymbol: Record<string, string> = {};
-  for (const trade of trades) {
-    byUuid[trade.trade_uuid] = trade;
-    bySymbol[trade.symbol.symbol_uuid] = trade.trade_uuid;
+/**
+ * A trade as setOpenTrades takes it: the wire Trade. Callers that only index and count (the page title's
+ * tests) may pass just the index fields; the sums read missing money fields as 0.
+ */
+export type OpenTradeInput = Pick<Trade, 'trade_uuid' | 'platform_uuid'> & {
+  symbol: Pick<Trade['symbol'], 'symbol_uuid'>;
+} & Partial<Omit<Trade, 'trade_uuid' | 'platform_uuid' | 'symbol'>>;
+
+type MoneyFields = Partial<
+  Pick<Trade, 'trade_pnl_current' | 'trade_margin' | 'trade_treiling_stop_percent_current'>
+>;
+
+function pnlOf(trade: MoneyFields): string {
+  return trade.trade_pnl_current ?? '0';
+}
+
+/** SPEC.md §3: margin × trade_treiling_stop_percent_current × 0.01 (trade-core possibleLoss). */
+function possibleLossOf(trade: MoneyFields): string {
+  if (trade.trade_margin === undefined || trade.trade_treiling_stop_percent_current === undefined) return '0';
+  return possibleLoss(trade.trade_margin, trade.trade_treiling_stop_percent_current);
+}
+
+function recomputeTotals(): void {
+  const trades: MoneyFields[] = Object.values(tradesStore.trade_by_uuid_dict);
+  tradesStore.current_pnl = sumDecimals(trades.map(pnlOf));
+  tradesStore.possible_loss = sumDecimals(trades.map(possibleLossOf));
+}
+
+function noteUiStatus(
+  trade: Pick<Trade, 'trade_uuid' | 'trade_ui_status'>,
+  previous: string | null | undefined,
+) {
+  const since = tradesStore.ui_status_since_by_uuid;
+  if (!trade.trade_ui_status) {
+    delete since[trade.trade_uuid];
+  } else if (trade.trade_ui_status !== previous || since[trade.trade_uuid] === undefined) {
+    since[trade.trade_uuid] = Date.now();
   }
-  tradesStore.trade_by_uuid_dict = byUuid;
+}
+
+/**
+ * Replaces the open trades: trades already known are updated in place (rows keep their subscription), new
+ * ones are added, the others removed; the symbol index and both sums are rebuilt.
+ */
+export function setOpenTrades(trades: readonly OpenTradeInput[]): void {
+  const dict = tradesStore.trade_by_uuid_dict;
+  const incoming = new Set(trades.map((trade) => trade.trade_uuid));
+  for (const tradeUuid of Object.keys(dict)) {
+    if (!incoming.has(tradeUuid)) forgetTrade(tradeUuid);
+  }
+  const bySymbol: Record<string, string> = {};
+  for (const input of trades) {
+    const trade = input as Trade;
+    const existing = dict[trade.trade_uuid];
+    const previousUiStatus = existing?.trade_ui_status;
+    if (existing) Object.assign(existing, trade);
+    else dict[trade.trade_uuid] = trade;
+    bySymbol[trade.symbol.symbol_uuid] = trade.trade_uuid;
+    noteUiStatus(trade, previousUiStatus);
+  }
   tradesStore.trade_uuid_by_symbol_uuid_dict = bySymbol;
+  recomputeTotals();
+}
+
+function forgetTrade(tradeUuid: string): void {
+  const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
+  if (!trade) return;
+  delete tradesStore.trade_by_uuid_dict[tradeUuid];
+  const symbolUuid = trade.symbol.symbol_uuid;
+  if (tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] === tradeUuid) {
+    delete tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid];
+  }
+  delete tradesStore.processing_by_uuid[tradeUuid];
+  delete tradesStore.ui_status_since_by_uuid[tradeUuid];
+}
+
+/** Removes a trade that is no longer open (closed by this SPA, by the server, or by the exchange). */
+export function removeTrade(tradeUuid: string): void {
+  const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
+  if (!trade) return;
+  const pnl = pnlOf(trade);
+  const loss = possibleLossOf(trade);
+  forgetTrade(tradeUuid);
+  tradesStore.current_pnl = subDecimals(tradesStore.current_pnl, pnl);
+  tradesStore.possible_loss = subDecimals(tradesStore.possible_loss, loss);
+}
+
+export const TradeUpdateResult = { APPLIED: 'applied', REMOVED: 'removed', UNKNOWN: 'unknown' } as const;
+export type TradeUpdateResult = (typeof TradeUpdateResult)[keyof typeof TradeUpdateResult];
+
+/**
+ * Applies a recalculation (trade_updated_response_from_core, SPEC.md §4): the calculated fields are replaced
+ * and the two sums adjusted by the difference; a status other than open removes the trade. A trade this list
+ * does not know yet is left to the next read of the open trades (UNKNOWN).
+ */
+export function applyTradeCalculated(tradeUuid: string, calculated: TradeCalculated): TradeUpdateResult {
+  const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
+  if (!trade) return TradeUpdateResult.UNKNOWN;
+  if (calculated.trade_status !== TradeStatus.OPEN) {
+    removeTrade(tradeUuid);
+    return TradeUpdateResult.REMOVED;
+  }
+  const pnlBefore = pnlOf(trade);
+  const lossBefore = possibleLossOf(trade);
+  const uiStatusBefore = trade.trade_ui_status;
+  Object.assign(trade, calculated);
+  const pnlAfter = pnlOf(trade);
+  const lossAfter = possibleLossOf(trade);
+  if (pnlAfter !== pnlBefore) {
+    tradesStore.current_pnl = addDecimals(subDecimals(tradesStore.current_pnl, pnlBefore), pnlAfter);
+  }
+  if (lossAfter !== lossBefore) {
+    tradesStore.possible_loss = addDecimals(subDecimals(tradesStore.possible_loss, lossBefore), lossAfter);
+  }
+  noteUiStatus(trade, uiStatusBefore);
+  return TradeUpdateResult.APPLIED;
+}
+
+/** The trade is open again with no UI status (a click on the pulsing button, or its countdown ran out). */
+export function clearTradeUiStatus(tradeUuid: string): void {
+  const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
+  if (!trade) return;
+  trade.trade_status = TradeStatus.OPEN;
+  trade.trade_ui_status = null;
+  delete tradesStore.ui_status_since_by_uuid[tradeUuid];
+}
+
+export function setTradeProcessing(tradeUuid: string, isProcessing: boolean): void {
+  if (isProcessing) tradesStore.processing_by_uuid[tradeUuid] = true;
+  else delete tradesStore.processing_by_uuid[tradeUuid];
 }
 
 /** The open trade of a symbol, if any (live-events asks this for every price). */
@@ -46,6 +191,58 @@ export function countOpenTrades(state: Pick<TradesState, 'trade_by_uuid_dict'>):
   return Object.keys(state.trade_by_uuid_dict).length;
 }
 
+// The one pending re-read of the open trades; a timer, so not store state (DESIGN.md).
+let refetchTimer: ReturnType<typeof setTimeout> | undefined;
+// Answers of reads started before the latest one are dropped.
+let readGeneration = 0;
+
+/** Reads the open trades; failures are only logged and the list stays as it was (SPEC.md §8). */
+export async function loadOpenTrades(): Promise<void> {
+  readGeneration += 1;
+  const generation = readGeneration;
+  tradesStore.is_loading = true;
+  try {
+    const trades = await getOpenTrades();
+    if (generation !== readGeneration) return;
+    setOpenTrades(trades);
+    tradesStore.is_loaded = true;
+  } catch (error) {
+    console.error(error);
+  } finally {
+    if (generation === readGeneration) tradesStore.is_loading = false;
+  }
+}
+
+/** Reads the open trades again TRADE_REFETCH_DELAY_MS from now (SPEC.md §4: after an open or a close). */
+export function scheduleOpenTradesRefetch(): void {
+  if (refetchTimer !== undefined) clearTimeout(refetchTimer);
+  refetchTimer = setTimeout(() => {
+    refetchTimer = undefined;
+    void loadOpenTrades();
+  }, TRADE_REFETCH_DELAY_MS);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads the trend data of a trade for its modal; the previous copy shows meanwhile. */
+export async function loadTradeDetail(tradeUuid: string): Promise<void> {
+  tradesStore.detail_loading_by_uuid[tradeUuid] = true;
+  try {
+    tradesStore.trade_trend_data[tradeUuid] = await getTradeTrendByUuid(tradeUuid);
+    delete tradesStore.detail_error_by_uuid[tradeUuid];
+  } catch (error) {
+    console.error(error);
+    tradesStore.detail_error_by_uuid[tradeUuid] = errorText(error);
+  } finally {
+    delete tradesStore.detail_loading_by_uuid[tradeUuid];
+  }
+}
+
 export function resetTradesStore(): void {
+  if (refetchTimer !== undefined) clearTimeout(refetchTimer);
+  refetchTimer = undefined;
+  readGeneration += 1;
   Object.assign(tradesStore, initialState());
 }

@@ -5,7 +5,7 @@
 // have been; candles where both would miss are skipped. It proposes BUY when the modelled chance of an up-hit
 // is at least 0.5 + MARGIN, SELL when it is at most 0.5 - MARGIN, after MIN_SAMPLES labels.
 import type { SignalDirection } from '../../../../contracts';
-import { judge, type OpenSignal } from '../hit-rule';
+import { candleNumbers, levelsOf, reachOn, type Levels } from '../hit-rule';
 import type { Neuron, NeuronInput, NeuronState } from './neuron';
 
 export const LOGISTIC_NEURON_UUID = '6f1c2b7e-3d94-4e8a-a5b0-9c4d8e2f7a02';
@@ -16,8 +16,9 @@ const MIN_SAMPLES = 240;
 
 interface Pending {
   features: number[];
-  buy: OpenSignal;
-  sell: OpenSignal;
+  levels: Levels;
+  /** Candles judged so far. */
+  age: number;
   buyHit?: boolean;
   sellHit?: boolean;
 }
@@ -28,14 +29,17 @@ class LogisticState implements NeuronState {
   private samples = 0;
 
   observe({ candle, series }: NeuronInput): void {
+    // Every pending label is judged on this candle: parse its prices once (a 30-day replay judges ~20 M).
+    const prices = candleNumbers(candle);
     for (const item of this.pending) {
+      item.age += 1;
       if (item.buyHit === undefined) {
-        const verdict = judge(item.buy, candle);
-        if (verdict) item.buyHit = verdict.outcome === 'hit';
+        const reach = reachOn('BUY', item.levels, item.age, prices);
+        if (reach) item.buyHit = reach.outcome === 'hit';
       }
       if (item.sellHit === undefined) {
-        const verdict = judge(item.sell, candle);
-        if (verdict) item.sellHit = verdict.outcome === 'hit';
+        const reach = reachOn('SELL', item.levels, item.age, prices);
+        if (reach) item.sellHit = reach.outcome === 'hit';
       }
     }
     while (this.pending[0]?.buyHit !== undefined && this.pending[0].sellHit !== undefined) {
@@ -46,11 +50,7 @@ class LogisticState implements NeuronState {
     if (!series.ready) return;
     const features = series.features();
     if (this.weights.length === 0) this.weights = new Array<number>(features.length).fill(0);
-    this.pending.push({
-      features,
-      buy: { direction: 'BUY', priceEnter: candle.close, age: 0 },
-      sell: { direction: 'SELL', priceEnter: candle.close, age: 0 },
-    });
+    this.pending.push({ features, levels: levelsOf(candle.close), age: 0 });
   }
 
   propose({ series }: NeuronInput): SignalDirection | undefined {

@@ -1,5 +1,7 @@
 // POST /api/account_balance/get_account_balance/ (SPEC.md §4 "Balance retrieval", method 1 = server side):
-// opens the trade token with the PIN and reads the exchange account with the decrypted key.
+// opens the trade token with the PIN and reads the exchange account with the decrypted key. It also starts
+// the reconciliation of the trader's server-mode trades (services/trade-reconciler.ts), as this call brings the PIN
+// every 30 s.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   TradeTokenMessage,
@@ -50,6 +52,9 @@ export const accountBalanceRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         const result = await client.getAccount();
         await touchTradeToken(app.db, opened.row.trade_token_uuid);
+        // With the key open anyway, the trader's open server-mode trades on this platform are checked against
+        // the exchange in the background (a stop that fired closes its trade); never part of this answer.
+        app.tradeDesk.reconciler.reconcileInBackground(request.userUuid, platform_uuid, client);
         return { result };
       } catch (error) {
         if (!(error instanceof ExchangeError)) throw error;

@@ -8,6 +8,7 @@ import { loadPlatforms, platformsStore, sortedPlatforms } from '../../platforms/
 import { PinCodePanel } from '../../trade-tokens/components/pin-code-panel';
 import { TradeTokenPanel } from '../../trade-tokens/components/trade-token-panel';
 import { TradeTokenStatusChip } from '../../trade-tokens/components/trade-token-status-chip';
+import { RepairTradesBox } from '../../trades/components/repair-trades-box';
 import { TradeTokenLevel } from '../../trade-tokens/token-level';
 import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
 import { preferencesStore } from '../preferences-store';
@@ -40,7 +41,10 @@ function PlatformCard({ platform }: { platform: Platform }) {
   );
 }
 
-/** /trade_preferences (SPEC.md §2): global preferences, then per platform its preferences, PIN and token. */
+/**
+ * /trade_preferences (SPEC.md §2): global preferences, then per platform its preferences, PIN and token, then
+ * the 'Repair error trades' box.
+ */
 export function TradePreferencesPage() {
   const { t } = useTranslation();
   const { platform_dict, is_loaded } = useSnapshot(platformsStore);
@@ -74,6 +78,7 @@ export function TradePreferencesPage() {
           ))}
         </div>
       )}
+      <RepairTradesBox />
     </div>
   );
 }

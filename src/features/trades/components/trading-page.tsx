@@ -1,26 +1,43 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
 import { SignalsPanel } from '../../signals/components/signals-panel';
+import { countOpenTrades, loadOpenTrades, tradesStore } from '../trades-store';
+import { OpenTradesTable } from './open-trades-table';
+import { TradeTrendModal } from './trade-trend-modal';
+import './trades.css';
 
-/**
- * /trading (SPEC.md §2): the signal cards, then the open-trades table. TRADING ISSUE: the table replaces
- * the placeholder panel below.
- */
+function OpenTradesCount() {
+  const trades = useSnapshot(tradesStore);
+  return (
+    <span className="open-trades-count numeric" data-testid="open-trades-count">
+      {countOpenTrades(trades)}
+    </span>
+  );
+}
+
+/** /trading (SPEC.md §2): the signal cards, then the open-trades table; ?trade_detail_uuid opens its modal. */
 export function TradingPage() {
   const { t } = useTranslation();
+  useEffect(() => {
+    void loadOpenTrades();
+  }, []);
   return (
     <div className="page">
       <h1 className="page-title">{t('nav.trading')}</h1>
       <SignalsPanel />
-      <section className="panel" aria-labelledby="open-trades-title" data-testid="open-trades-placeholder">
+      <section className="panel open-trades-panel" aria-labelledby="open-trades-title">
         <div className="panel-header">
           <h2 id="open-trades-title" className="panel-title">
             {t('trades.open_trades_title')}
+            <OpenTradesCount />
           </h2>
         </div>
         <div className="panel-body">
-          <p className="muted">{t('trades.open_trades_coming')}</p>
+          <OpenTradesTable />
         </div>
       </section>
+      <TradeTrendModal />
     </div>
   );
 }

@@ -1,0 +1,87 @@
+// Drizzle schema of trades (SPEC.md §3 Trade; contracts/trades.ts): one row per trade a user opened from a
+// signal, open or closed. Money is `numeric` (exact decimals, read back as strings), never floating point.
+// Columns the exchange has not confirmed yet (price, quantity, stop) are null while a server-mode open runs
+// (trade_phase 'opening') or when the open stopped half-way (trade_error 'open_incomplete').
+import { sql } from 'drizzle-orm';
+import {
+  doublePrecision,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { platforms, symbols, users } from './schema';
+
+export const trades = pgTable(
+  'trades',
+  {
+    trade_uuid: uuid('trade_uuid').primaryKey(),
+    user_uuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.user_uuid, { onDelete: 'cascade' }),
+    platform_uuid: uuid('platform_uuid')
+      .notNull()
+      .references(() => platforms.platform_uuid, { onDelete: 'cascade' }),
+    /** No foreign key: the signal engine may prune a signal, the trade made from it stays. */
+    signal_uuid: uuid('signal_uuid').notNull(),
+    symbol_uuid: uuid('symbol_uuid')
+      .notNull()
+      .references(() => symbols.symbol_uuid, { onDelete: 'cascade' }),
+    /** 'BUY' or 'SELL', the signal's direction. */
+    trade_direction: text('trade_direction').notNull(),
+    /** 0 client mode, 1 server mode. */
+    trade_in_server_side: integer('trade_in_server_side').notNull(),
+    /** 'opening' while the server's exchange calls of a server-mode open run, 'ready' after. */
+    trade_phase: text('trade_phase').notNull().default('ready'),
+    trade_open_price: numeric('trade_open_price'),
+    trade_quantity: numeric('trade_quantity'),
+    trade_margin: numeric('trade_margin').notNull(),
+    trade_leverage: integer('trade_leverage').notNull(),
+    trade_stop_loss_percent: doublePrecision('trade_stop_loss_percent').notNull(),
+    trade_take_profit_percent: doublePrecision('trade_take_profit_percent').notNull(),
+    trade_treiling_stop_percent: doublePrecision('trade_treiling_stop_percent').notNull(),
+    trade_stop_price: numeric('trade_stop_price'),
+    trade_order_id: text('trade_order_id'),
+    trade_stop_order_id: text('trade_stop_order_id'),
+    /** contracts TradeError, null when the trade is sound. */
+    trade_error: text('trade_error'),
+    trade_status: text('trade_status').notNull().default('open'),
+    trade_ui_status: text('trade_ui_status'),
+    trade_current_price: numeric('trade_current_price'),
+    /** -1, 0 or 1: direction of the last price change. */
+    trade_last_update_price: integer('trade_last_update_price').notNull().default(0),
+    trade_pnl_current: numeric('trade_pnl_current').notNull().default('0'),
+    trade_roe_current: numeric('trade_roe_current').notNull().default('0'),
+    trade_treiling_stop_percent_current: numeric('trade_treiling_stop_percent_current').notNull(),
+    /** Trailing state of the monitor: the best ROE (percent, 2 decimals) seen while open. */
+    trade_best_roe: numeric('trade_best_roe'),
+    /**
+     * Edge-trigger state of the monitor: bit 1 take profit, 2 stop loss, 4 trailing stop — the conditions
+     * that held at the last price, so a UI status fires only when its condition becomes true.
+     */
+    monitor_conditions: integer('monitor_conditions').notNull().default(0),
+    trade_close_price: numeric('trade_close_price'),
+    trade_create_timestamp: timestamp('trade_create_timestamp', { withTimezone: true })
+      .notNull()
+      .defaultNow(),
+    trade_update_timestamp: timestamp('trade_update_timestamp', { withTimezone: true })
+      .notNull()
+      .defaultNow(),
+    trade_close_timestamp: timestamp('trade_close_timestamp', { withTimezone: true }),
+  },
+  (table) => [
+    // One trade per signal per user: a retried create never opens a second position.
+    uniqueIndex('trades_user_signal_key').on(table.user_uuid, table.signal_uuid),
+    index('trades_user_created_idx').on(table.user_uuid, table.trade_create_timestamp),
+    index('trades_open_idx')
+      .on(table.trade_status)
+      .where(sql`${table.trade_status} = 'open'`),
+  ],
+);
+
+export type TradeRow = typeof trades.$inferSelect;
+export type NewTradeRow = typeof trades.$inferInsert;

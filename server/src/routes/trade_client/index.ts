@@ -1,0 +1,85 @@
+// /api/trade_client/* (SPEC.md §4 "Opening a trade", "Closing a trade", client mode; §7): the SPA opened or
+// closed the position on the exchange itself and records it here.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { closeClientTradeBody, createClientTradeBody, errorBody, tradeAnswer } from '../../../../contracts';
+import { bearerSecurity } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import {
+  TRADE_ALREADY_CLOSED,
+  insertTrade,
+  toWireTrade,
+  tradeOrigin,
+  userTradeOr404,
+} from '../../services/trades';
+
+export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const desk = app.tradeDesk;
+
+  app.post(
+    '/create_trade/',
+    {
+      schema: {
+        tags: ['trade_client'],
+        summary: 'Record a trade the SPA opened on the exchange (client mode)',
+        security: bearerSecurity,
+        body: createClientTradeBody,
+        response: { 201: tradeAnswer, 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const origin = await tradeOrigin(app.db, body.signal_uuid, body.trade_leverage);
+      const row = await insertTrade(app.db, {
+        user_uuid: request.userUuid,
+        origin,
+        settings: body,
+        trade_in_server_side: 0,
+        position: {
+          trade_open_price: body.trade_open_price,
+          trade_quantity: body.trade_quantity,
+          trade_order_id: body.trade_order_id,
+          trade_stop_order_id: body.trade_stop_order_id,
+          trade_stop_price: body.trade_stop_price,
+        },
+        now: desk.now(),
+      });
+      desk.monitor.watch({ ...row, symbol_pair: origin.symbol.symbol_pair });
+      reply.status(201);
+      return { result: toWireTrade(row, origin.symbol, desk.monitor.calculated(row.trade_uuid)) };
+    },
+  );
+
+  app.post(
+    '/close_trade/',
+    {
+      schema: {
+        tags: ['trade_client'],
+        summary: 'Record the close of a client-mode trade; realized PNL at the reported (or current) price',
+        security: bearerSecurity,
+        body: closeClientTradeBody,
+        response: { 200: tradeAnswer, 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody },
+      },
+    },
+    async (request) => {
+      const { trade_uuid, trade_status, trade_close_price } = request.body;
+      return desk.exclusively(trade_uuid, async () => {
+        const found = await userTradeOr404(app.db, request.userUuid, trade_uuid);
+        if (found.trade.trade_status !== 'open') throw new HttpError(409, TRADE_ALREADY_CLOSED);
+        if (found.trade.trade_in_server_side === 1) {
+          throw new HttpError(
+            400,
+            'This trade was opened in server mode: close it with /trade_server/close_trade/',
+          );
+        }
+        const closed = await desk.recordClose(
+          found,
+          trade_status,
+          trade_close_price ?? desk.currentPriceOf(found),
+        );
+        if (!closed) throw new HttpError(409, TRADE_ALREADY_CLOSED);
+        return { result: toWireTrade(closed, found.symbol) };
+      });
+    },
+  );
+};

@@ -1,0 +1,217 @@
+// /api/trade_server/* (SPEC.md §4 "Opening a trade", "Closing a trade", server mode; §7): the server opens
+// the trade token with the PIN and runs the shared exchange steps (src/lib/trade-flow.ts) itself.
+// Opening stores the trade first (phase 'opening'; one trade per signal and user), so a retried create can
+// never open a second position; what the exchange answered decides what is kept (docs/decisions.md "Trading").
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  TradeError,
+  TradeStatus,
+  TradeTokenMessage,
+  closeServerTradeBody,
+  createServerTradeBody,
+  errorBody,
+  tradeAnswer,
+} from '../../../../contracts';
+import { ExchangeClient, ExchangeError } from '../../../../src/lib/exchange-client';
+import {
+  OpenFailure,
+  TradeOpenError,
+  clientOrderIds,
+  closePosition,
+  openPosition,
+  type ClosedPosition,
+  type OpenedPosition,
+} from '../../../../src/lib/trade-flow';
+import type { TradeRow } from '../../db/schema-trades';
+import { bearerSecurity } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import { exchangeHttpError } from '../../services/trade-desk';
+import { TradeTokenAccess } from '../../services/trade-token-access';
+import { WrongPinError, touchTradeToken } from '../../services/trade-tokens';
+import {
+  READY_PHASE,
+  TRADE_ALREADY_CLOSED,
+  assertNoTradeForSignal,
+  deleteTrade,
+  insertTrade,
+  toWireTrade,
+  tradeOrigin,
+  updateTrade,
+  userTradeOr404,
+} from '../../services/trades';
+
+const responses = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  429: errorBody,
+  502: errorBody,
+};
+
+export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const access = new TradeTokenAccess(app.db, app.secretBox, app.clock);
+  const desk = app.tradeDesk;
+
+  /** The exchange client of the user's server-mode token; a wrong PIN is 403 (as account_balance). */
+  const clientFor = async (userUuid: string, platformUuid: string, pinCode: string) => {
+    try {
+      const opened = await access.open(userUuid, platformUuid, pinCode);
+      const client = new ExchangeClient({ baseUrl: opened.platform.base_url, credentials: opened.content });
+      return { client, tokenUuid: opened.row.trade_token_uuid };
+    } catch (error) {
+      if (error instanceof WrongPinError) throw new HttpError(403, TradeTokenMessage.WRONG_PIN_CODE);
+      throw error;
+    }
+  };
+
+  app.post(
+    '/create_trade/',
+    {
+      schema: {
+        tags: ['trade_server'],
+        summary: 'Open a trade on the exchange with the server-mode trade token',
+        security: bearerSecurity,
+        body: createServerTradeBody,
+        response: { 201: tradeAnswer, ...responses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const userUuid = request.userUuid;
+      const origin = await tradeOrigin(app.db, body.signal_uuid, body.trade_leverage);
+      await assertNoTradeForSignal(app.db, userUuid, body.signal_uuid);
+      const { client, tokenUuid } = await clientFor(userUuid, origin.platform.platform_uuid, body.pin_code);
+      const row = await insertTrade(app.db, {
+        user_uuid: userUuid,
+        origin,
+        settings: body,
+        trade_in_server_side: 1,
+        opening_order_id: clientOrderIds(body.signal_uuid).open,
+        now: desk.now(),
+      });
+
+      let opened: OpenedPosition;
+      try {
+        opened = await openPosition(client, {
+          symbol_pair: origin.symbol.symbol_pair,
+          trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
+          trade_margin: body.trade_margin,
+          trade_leverage: body.trade_leverage,
+          trade_stop_loss_percent: body.trade_stop_loss_percent,
+          symbol_price_precision: origin.symbol.symbol_price_precision,
+          symbol_quantity_precision: origin.symbol.symbol_quantity_precision,
+          signal_uuid: body.signal_uuid,
+        });
+      } catch (error) {
+        throw await openFailure(row, error);
+      } finally {
+        await touchTradeToken(app.db, tokenUuid);
+      }
+
+      const stored = await updateTrade(app.db, row.trade_uuid, {
+        trade_phase: READY_PHASE,
+        trade_open_price: opened.trade_open_price,
+        trade_quantity: opened.trade_quantity,
+        trade_current_price: opened.trade_open_price,
+        trade_order_id: opened.trade_order_id,
+        trade_stop_order_id: opened.trade_stop_order_id,
+        trade_stop_price: opened.trade_stop_price,
+        // Open without its exchange-side stop (placing it and closing again both failed): the SPA warns.
+        trade_error: opened.trade_stop_order_id ? null : TradeError.STOP_MISSING,
+      });
+      if (!stored) throw new HttpError(409, 'The trade was removed while it was opening');
+      desk.monitor.watch({ ...stored, symbol_pair: origin.symbol.symbol_pair });
+      reply.status(201);
+      return { result: toWireTrade(stored, origin.symbol, desk.monitor.calculated(stored.trade_uuid)) };
+    },
+  );
+
+  /** What is kept of an open that failed, and the HttpError that tells the trader. */
+  async function openFailure(row: TradeRow, error: unknown): Promise<Error> {
+    const tradeUuid = row.trade_uuid;
+    if (error instanceof TradeOpenError && error.failure === OpenFailure.ORDER_UNCONFIRMED) {
+      // The position may exist: keep the trade for Repair (delete_trade_errors) to reconcile.
+      await updateTrade(app.db, tradeUuid, {
+        trade_phase: READY_PHASE,
+        trade_error: TradeError.OPEN_INCOMPLETE,
+        trade_open_price: error.partial.trade_open_price ?? null,
+        trade_quantity: error.partial.trade_quantity ?? null,
+        trade_order_id: error.partial.trade_order_id ?? row.trade_order_id,
+        trade_stop_order_id: error.partial.trade_stop_order_id ?? null,
+        trade_stop_price: error.partial.trade_stop_price ?? null,
+      });
+      return new HttpError(
+        502,
+        `The exchange did not confirm the market order (${error.cause.message}); the position may be open. ` +
+          'Repair error trades will reconcile it with the exchange',
+      );
+    }
+    await deleteTrade(app.db, tradeUuid);
+    if (error instanceof TradeOpenError) {
+      return new HttpError(
+        400,
+        `The exchange refused the stop loss order (${error.cause.message}), so the position was closed ` +
+          'again at once: no trade is open',
+      );
+    }
+    if (error instanceof ExchangeError) return exchangeHttpError(error);
+    return error instanceof Error ? error : new Error(String(error));
+  }
+
+  app.post(
+    '/close_trade/',
+    {
+      schema: {
+        tags: ['trade_server'],
+        summary: 'Close a server-mode trade on the exchange and record its realized PNL',
+        security: bearerSecurity,
+        body: closeServerTradeBody,
+        response: { 200: tradeAnswer, ...responses },
+      },
+    },
+    async (request) => {
+      const { trade_uuid, trade_status, pin_code } = request.body;
+      const first = await userTradeOr404(app.db, request.userUuid, trade_uuid);
+      if (first.trade.trade_status !== TradeStatus.OPEN) throw new HttpError(409, TRADE_ALREADY_CLOSED);
+      if (first.trade.trade_in_server_side !== 1) {
+        throw new HttpError(
+          400,
+          'This trade was opened in client mode: close it with /trade_client/close_trade/',
+        );
+      }
+      const { client, tokenUuid } = await clientFor(request.userUuid, first.trade.platform_uuid, pin_code);
+      return desk.exclusively(trade_uuid, async () => {
+        // Read again under the lock: a close that finished meanwhile must not send a second order.
+        const found = await userTradeOr404(app.db, request.userUuid, trade_uuid);
+        if (found.trade.trade_status !== TradeStatus.OPEN) throw new HttpError(409, TRADE_ALREADY_CLOSED);
+        let closed: ClosedPosition;
+        try {
+          closed = await closePosition(client, {
+            symbol_pair: found.symbol.symbol_pair,
+            trade_direction: found.trade.trade_direction === 'SELL' ? 'SELL' : 'BUY',
+            trade_quantity: found.trade.trade_quantity!,
+            trade_leverage: found.trade.trade_leverage,
+            trade_stop_order_id: found.trade.trade_stop_order_id,
+            trade_order_id: found.trade.trade_order_id,
+            trade_status,
+          });
+        } catch (error) {
+          if (error instanceof ExchangeError) throw exchangeHttpError(error);
+          throw error;
+        } finally {
+          await touchTradeToken(app.db, tokenUuid);
+        }
+        const row = await desk.recordClose(
+          found,
+          closed.trade_status,
+          closed.trade_close_price ?? desk.currentPriceOf(found),
+        );
+        if (!row) throw new HttpError(409, TRADE_ALREADY_CLOSED);
+        return { result: toWireTrade(row, found.symbol) };
+      });
+    },
+  );
+};

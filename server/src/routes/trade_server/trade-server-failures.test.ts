@@ -1,0 +1,121 @@
+// Server-mode opens whose outcome the paper exchange cannot produce on demand, with trade-flow's openPosition
+// replaced: an open left without its stop (kept as stop_missing, 201) and a market order the exchange never
+// confirmed (kept as open_incomplete for Repair, 502).
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ExchangeError, ExchangeFailure } from '../../../../src/lib/exchange-client';
+import * as tradeFlow from '../../../../src/lib/trade-flow';
+import { trades } from '../../db/schema-trades';
+import { BINANCE_PLATFORM_UUID } from '../../services/platforms';
+import {
+  TEST_TRADE_SETTINGS,
+  createTestApp,
+  insertTestSignal,
+  signUpAndLogIn,
+  type TestApp,
+} from '../../services/testing';
+
+vi.mock('../../../../src/lib/trade-flow', async (importOriginal) => {
+  const actual = await importOriginal<typeof tradeFlow>();
+  return { ...actual, openPosition: vi.fn() };
+});
+const openPosition = vi.mocked(tradeFlow.openPosition);
+
+const PIN = '24680';
+let t: TestApp;
+let trader: Awaited<ReturnType<typeof signUpAndLogIn>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  trader = await signUpAndLogIn(t.app, 'failing');
+  const stored = await t.app.inject({
+    method: 'POST',
+    url: '/api/trade_token/create_trade_token/',
+    headers: trader.headers,
+    payload: { api_key: 'key', api_secret: 'secret', platform_uuid: BINANCE_PLATFORM_UUID, pin_code: PIN },
+  });
+  expect(stored.statusCode).toBe(200);
+});
+afterAll(async () => t?.close());
+
+async function create() {
+  const signal = await insertTestSignal(t.db);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/trade_server/create_trade/',
+    headers: trader.headers,
+    payload: { signal_uuid: signal.signal_uuid, ...TEST_TRADE_SETTINGS, pin_code: PIN },
+  });
+  const rows = await t.db.select().from(trades).where(eq(trades.signal_uuid, signal.signal_uuid));
+  return { signal, response, rows };
+}
+
+describe('server-mode open outcomes', () => {
+  it('keeps a position without its stop as stop_missing and answers 201 with it', async () => {
+    openPosition.mockImplementationOnce(async (_client, input) => ({
+      trade_open_price: '97000',
+      trade_quantity: '0.002',
+      trade_order_id: tradeFlow.clientOrderIds(input.signal_uuid).open,
+      trade_stop_order_id: null,
+      trade_stop_price: '96030',
+      stop_error: new ExchangeError('placeStopOrder', ExchangeFailure.TIMEOUT, 'Timeout'),
+    }));
+    const { response, rows } = await create();
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().result).toMatchObject({
+      trade_error: 'stop_missing',
+      trade_stop_order_id: null,
+      trade_in_server_side: 1,
+    });
+    expect(rows).toHaveLength(1);
+    expect(t.monitor.calculated(rows[0]!.trade_uuid)).toBeDefined();
+  });
+
+  it('keeps an unconfirmed market order as open_incomplete and answers 502 pointing to Repair', async () => {
+    openPosition.mockImplementationOnce(async (_client, input) => {
+      throw new tradeFlow.TradeOpenError(
+        tradeFlow.OpenFailure.ORDER_UNCONFIRMED,
+        new ExchangeError('placeMarketOrder', ExchangeFailure.TIMEOUT, 'Timeout'),
+        { trade_quantity: '0.002', trade_order_id: tradeFlow.clientOrderIds(input.signal_uuid).open },
+      );
+    });
+    const { signal, response, rows } = await create();
+    expect(response.statusCode).toBe(502);
+    expect(response.json().detail).toBe(
+      'The exchange did not confirm the market order (placeMarketOrder: Timeout); the position may be open. ' +
+        'Repair error trades will reconcile it with the exchange',
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        trade_error: 'open_incomplete',
+        trade_phase: 'ready',
+        trade_quantity: '0.002',
+        trade_open_price: null,
+        trade_order_id: tradeFlow.clientOrderIds(signal.signal_uuid).open,
+      }),
+    ]);
+    // Unknown entry price: not listed, not watched; it waits for Repair.
+    const open = await t.app.inject({
+      method: 'GET',
+      url: '/api/trade/get_trades/open/',
+      headers: trader.headers,
+    });
+    const listed = open.json().result.trade_list.map((trade: { trade_uuid: string }) => trade.trade_uuid);
+    expect(listed).not.toContain(rows[0]!.trade_uuid);
+  });
+
+  it('deletes the row when the exchange refused before the market order, and on an unexpected failure', async () => {
+    openPosition.mockRejectedValueOnce(
+      new ExchangeError('setLeverage', ExchangeFailure.FETCH, 'fetch failed'),
+    );
+    const refused = await create();
+    expect(refused.response.statusCode).toBe(502);
+    expect(refused.response.json()).toEqual({ detail: 'setLeverage: fetch failed' });
+    expect(refused.rows).toEqual([]);
+
+    openPosition.mockRejectedValueOnce(new Error('boom'));
+    const broken = await create();
+    expect(broken.response.statusCode).toBe(500);
+    expect(broken.rows).toEqual([]);
+  });
+});

@@ -1,0 +1,151 @@
+// Closing stored trades (both modes; SPEC.md §4 "Closing a trade"): the realized PNL and ROE with trade-core,
+// one close per trade at a time, and the owner told over the websocket. Reconciliation with the exchange and
+// the repair of error trades live in trade-reconciler.ts. Rules: docs/decisions.md "Trading".
+import { and, eq } from 'drizzle-orm';
+import { TradeStatus, type ClosingTradeStatus, type TradeCalculated } from '../../../contracts';
+import { ExchangeError, ExchangeFailure } from '../../../src/lib/exchange-client';
+import type { Database } from '../db';
+import { trades, type TradeRow } from '../db/schema-trades';
+import type { TradeMonitor } from '../engine/trade-monitor';
+import { HttpError } from '../plugins/errors';
+import type { SocketHub } from '../plugins/websocket';
+import { pnlAndRoe, priceDirection } from './trade-math';
+import { TradeReconciler } from './trade-reconciler';
+import { READY_PHASE, calculatedOf, isListable, type TradeWithSymbol } from './trades';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tradeDesk: TradeDesk;
+  }
+}
+
+/** The HTTP answer for an exchange failure: 400 with the catalogue text when refused, 502 for transport. */
+export function exchangeHttpError(error: ExchangeError): HttpError {
+  const refused = error.failure === ExchangeFailure.EXCHANGE && error.code !== undefined;
+  return new HttpError(refused ? 400 : 502, error.message);
+}
+
+export interface TradeDeskOptions {
+  db: Database;
+  hub: SocketHub;
+  monitor: TradeMonitor;
+  log: { warn(obj: object, msg: string): void };
+  clock: () => number;
+}
+
+export class TradeDesk {
+  /** Trades with a close or an exchange check under way in this process. */
+  private readonly busy = new Set<string>();
+  /** Reconciliation with the exchange and the repair of error trades (trade-reconciler.ts). */
+  readonly reconciler: TradeReconciler;
+
+  constructor(private readonly options: TradeDeskOptions) {
+    this.reconciler = new TradeReconciler(this, options);
+  }
+
+  get monitor(): TradeMonitor {
+    return this.options.monitor;
+  }
+
+  now(): Date {
+    return new Date(this.options.clock());
+  }
+
+  /** Marks trades busy unless they are; answers the ones it marked (release them with release()). */
+  claim(tradeUuids: readonly string[]): string[] {
+    const claimed = tradeUuids.filter((uuid) => !this.busy.has(uuid));
+    for (const uuid of claimed) this.busy.add(uuid);
+    return claimed;
+  }
+
+  release(tradeUuids: readonly string[]): void {
+    for (const uuid of tradeUuids) this.busy.delete(uuid);
+  }
+
+  /** Resolves when background reconciliations and the monitor's pending writes are done. */
+  async idle(): Promise<void> {
+    await this.reconciler.idle();
+    await this.monitor.idle();
+  }
+
+  /** Runs `task` while no other close or check of the trade runs here; 409 otherwise. */
+  async exclusively<T>(tradeUuid: string, task: () => Promise<T>): Promise<T> {
+    if (this.busy.has(tradeUuid)) throw new HttpError(409, 'The trade is being closed or checked');
+    this.busy.add(tradeUuid);
+    try {
+      return await task();
+    } finally {
+      this.busy.delete(tradeUuid);
+    }
+  }
+
+  /** The close price when none is reported: the current mark price, else the trade's last known price. */
+  currentPriceOf({ trade, symbol }: TradeWithSymbol): string {
+    return (
+      this.monitor.currentPrice(symbol.symbol_pair) ??
+      this.monitor.calculated(trade.trade_uuid)?.trade_current_price ??
+      trade.trade_current_price ??
+      trade.trade_open_price ??
+      '0'
+    );
+  }
+
+  /**
+   * Records a close at `closePrice`: realized PNL and ROE (trade-core), the status and close time; the monitor
+   * forgets the trade and the owner gets trade_updated_response_from_core. Undefined when it was closed already.
+   */
+  async recordClose(
+    found: TradeWithSymbol,
+    status: ClosingTradeStatus,
+    closePrice: string,
+  ): Promise<TradeRow | undefined> {
+    const row = found.trade;
+    const live = this.monitor.calculated(row.trade_uuid);
+    const now = this.now();
+    const realized =
+      row.trade_open_price && row.trade_quantity
+        ? pnlAndRoe(
+            {
+              trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
+              trade_open_price: row.trade_open_price,
+              trade_quantity: row.trade_quantity,
+              trade_leverage: row.trade_leverage,
+            },
+            closePrice,
+          )
+        : undefined;
+    const [closed] = await this.options.db
+      .update(trades)
+      .set({
+        trade_status: status,
+        trade_phase: READY_PHASE,
+        trade_close_price: closePrice,
+        trade_current_price: closePrice,
+        trade_last_update_price: priceDirection(
+          live?.trade_current_price ?? row.trade_current_price,
+          closePrice,
+        ),
+        ...(realized ? { trade_pnl_current: realized.pnl, trade_roe_current: realized.roe } : {}),
+        trade_treiling_stop_percent_current:
+          live?.trade_treiling_stop_percent_current ?? row.trade_treiling_stop_percent_current,
+        trade_ui_status: null,
+        trade_error: null,
+        trade_close_timestamp: now,
+        trade_update_timestamp: now,
+      })
+      .where(and(eq(trades.trade_uuid, row.trade_uuid), eq(trades.trade_status, TradeStatus.OPEN)))
+      .returning();
+    this.monitor.forget(row.trade_uuid);
+    if (!closed) return undefined;
+    if (isListable(closed)) this.notify(closed.user_uuid, closed.trade_uuid, calculatedOf(closed));
+    return closed;
+  }
+
+  /** trade_updated_response_from_core to every socket of the trade's owner. */
+  notify(userUuid: string, tradeUuid: string, calculated: TradeCalculated): void {
+    this.options.hub.sendToUser(userUuid, {
+      event: 'trade_updated_response_from_core',
+      message: { trade_uuid: tradeUuid, trade_update_calculated: calculated },
+    });
+  }
+}

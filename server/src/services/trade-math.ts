@@ -1,0 +1,99 @@
+// The money math of a trade, all in trade-core's exact decimals (DESIGN.md "The parts"): PNL, ROE, the
+// trailing-stop level and the prices where the ROE reaches a level. The monitor and the close calls use the
+// same functions, so a closed trade's realized PNL is computed exactly as its live PNL was.
+import type { SignalDirection } from '../../../contracts';
+import {
+  addDecimals,
+  compareDecimals,
+  divDecimals,
+  initialMargin,
+  mulDecimals,
+  roePercent,
+  roundDecimal,
+  stopPrice,
+  subDecimals,
+  unrealizedPnl,
+} from '../lib/trade-core';
+
+/** ROE and percent levels are shown with 2 decimals (SPEC.md §9) and compared at that precision. */
+export const PERCENT_DECIMALS = 2;
+/** Places kept by an intermediate division before the final rounding to a symbol's precision. */
+const WORKING_DECIMALS = 18;
+
+export interface TradePosition {
+  trade_direction: SignalDirection;
+  trade_quantity: string;
+  trade_open_price: string;
+  trade_leverage: number;
+}
+
+/**
+ * Initial margin of the position (USDT): quantity × entry ÷ leverage, what the exchange divides by for its
+ * ROE. With it the ROE at the exchange-side stop price is exactly −trade_stop_loss_percent (SPEC.md §5).
+ */
+export const positionMargin = (p: TradePosition): string =>
+  initialMargin(p.trade_quantity, p.trade_open_price, p.trade_leverage);
+
+/** PNL (USDT, exact) and ROE (percent, 2 decimals) of the position at `price`. */
+export function pnlAndRoe(
+  p: TradePosition,
+  price: string,
+  margin: string = positionMargin(p),
+): { pnl: string; roe: string } {
+  const pnl = unrealizedPnl({
+    direction: p.trade_direction,
+    quantity: p.trade_quantity,
+    entryPrice: p.trade_open_price,
+    currentPrice: price,
+  });
+  return { pnl, roe: roundDecimal(roePercent(pnl, margin), PERCENT_DECIMALS) };
+}
+
+/** Direction of a price change for the price-direction indicator: 1 up, -1 down, 0 unchanged or first. */
+export function priceDirection(previous: string | null | undefined, next: string): -1 | 0 | 1 {
+  return previous ? compareDecimals(next, previous) : 0;
+}
+
+/** A percent preference as a 2-decimal string (−10 → "-10.00"). */
+export const percentText = (value: number | string): string => roundDecimal(value, PERCENT_DECIMALS);
+
+/** The trailing level at the open: −trade_stop_loss_percent (contracts/trades.ts). */
+export const initialTrailingLevel = (stopLossPercent: number): string => percentText(-stopLossPercent);
+
+/**
+ * max(level, roe − trailing %) once roe − trailing % has reached 0: the trailing stop activates when the gain
+ * reaches the trailing percent (from then on it protects at least break-even), then rises with the best ROE
+ * and is never lowered. Before that the level stays −stop loss % (the exchange-side stop).
+ */
+export function raiseTrailingLevel(level: string, roe: string, trailingPercent: number): string {
+  const candidate = subDecimals(roe, percentText(trailingPercent));
+  if (compareDecimals(candidate, 0) < 0) return level;
+  return compareDecimals(candidate, level) > 0 ? percentText(candidate) : level;
+}
+
+/**
+ * The price at which the position's ROE is `roe` percent: entry × (1 ± roe ÷ (100 × leverage)), + for BUY,
+ * rounded half away from zero to the symbol's price precision.
+ */
+export function priceAtRoe(p: TradePosition, roe: string | number, pricePrecision: number): string {
+  const signed = p.trade_direction === 'BUY' ? String(roe) : mulDecimals(roe, -1);
+  const move = divDecimals(
+    mulDecimals(p.trade_open_price, signed),
+    mulDecimals(100, p.trade_leverage),
+    WORKING_DECIMALS,
+  );
+  return roundDecimal(addDecimals(p.trade_open_price, move), pricePrecision);
+}
+
+/** The exchange-side stop price of SPEC.md §5 (used when a trade's stop price was never learned). */
+export const expectedStopPrice = (
+  p: TradePosition & { trade_stop_loss_percent: number },
+  pricePrecision: number,
+): string =>
+  stopPrice({
+    direction: p.trade_direction,
+    entryPrice: p.trade_open_price,
+    stopLossPercent: p.trade_stop_loss_percent,
+    leverage: p.trade_leverage,
+    pricePrecision,
+  });

@@ -1,0 +1,280 @@
+// Server-mode trades against the exchange (docs/decisions.md "Trading"): the reconciliation the account-balance
+// call starts every 30 s (it carries the PIN), and the repair of error trades (DELETE
+// /trade/delete_trade_errors/). Both record trade-flow's checkPositions the same way: a position the exchange
+// closed is closed (a fired stop → stop_loss at its fill), an open that never filled is deleted, an open the
+// exchange confirms loses its open_incomplete / position_missing error.
+import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
+import { TradeError, TradeStatus, TradeTokenMessage } from '../../../contracts';
+import { ExchangeClient, ExchangeError } from '../../../src/lib/exchange-client';
+import { checkPositions, type PositionCheck } from '../../../src/lib/trade-flow';
+import type { Database } from '../db';
+import { symbols } from '../db/schema';
+import { trades, type TradeRow } from '../db/schema-trades';
+import { compareDecimals } from '../lib/trade-core';
+import { HttpError } from '../plugins/errors';
+import { exchangeHttpError, type TradeDesk } from './trade-desk';
+import type { TradeTokenAccess } from './trade-token-access';
+import { WrongPinError, touchTradeToken } from './trade-tokens';
+import { OPENING_PHASE, READY_PHASE, deleteTrade, updateTrade, type TradeWithSymbol } from './trades';
+
+/** An 'opening' row older than this belongs to an open that died (the exchange calls take far less). */
+export const STALE_OPENING_MS = 60_000;
+
+type Check = { mode: 'repair' | 'reconcile' };
+
+export interface TradeReconcilerOptions {
+  db: Database;
+  log: { warn(obj: object, msg: string): void };
+  clock: () => number;
+}
+
+export class TradeReconciler {
+  private readonly background = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly desk: TradeDesk,
+    private readonly options: TradeReconcilerOptions,
+  ) {}
+
+  /**
+   * Account-balance hook: checks the user's open server-mode trades on the platform against the exchange and
+   * records what the exchange did (a stop that fired → stop_loss at its fill price). Runs in the background,
+   * at most one run per user and platform; failures are logged (message only) and never reach the caller.
+   */
+  reconcileInBackground(userUuid: string, platformUuid: string, client: ExchangeClient): void {
+    const key = `${userUuid}:${platformUuid}`;
+    if (this.background.has(key)) return;
+    const run = (async () => {
+      const rows = await this.serverTrades(userUuid, platformUuid);
+      if (rows.length > 0) await this.check(rows, client, { mode: 'reconcile' });
+    })()
+      .catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        this.options.log.warn({ platform_uuid: platformUuid, message }, 'trades: reconciliation failed');
+      })
+      .finally(() => this.background.delete(key));
+    this.background.set(key, run);
+  }
+
+  /** Resolves when the background reconciliations started so far are done. */
+  async idle(): Promise<void> {
+    await Promise.all(this.background.values());
+  }
+
+  /**
+   * Repairs the user's error trades (docs/decisions.md "Trading"): server-mode ones on platforms whose PIN is
+   * given are checked with the exchange; the rest are repaired when no exchange call is needed. Returns how
+   * many were repaired. A wrong PIN for a platform with a server-mode token is 403.
+   */
+  async repair(
+    userUuid: string,
+    pinByPlatform: Record<string, string>,
+    access: TradeTokenAccess,
+  ): Promise<number> {
+    const errorTrades = await this.errorTrades(userUuid);
+    const clients = new Map<string, { client: ExchangeClient; tokenUuid: string }>();
+    const serverPlatforms = new Set(
+      errorTrades.filter((found) => found.trade.trade_in_server_side === 1).map((f) => f.trade.platform_uuid),
+    );
+    for (const platformUuid of serverPlatforms) {
+      const pin = pinByPlatform[platformUuid];
+      if (!pin) continue;
+      const opened = await openTokenOrSkip(access, userUuid, platformUuid, pin);
+      if (opened) clients.set(platformUuid, opened);
+    }
+
+    let count = 0;
+    for (const [platformUuid, { client, tokenUuid }] of clients) {
+      const rows = errorTrades.filter(
+        (found) => found.trade.platform_uuid === platformUuid && found.trade.trade_in_server_side === 1,
+      );
+      try {
+        count += await this.check(rows, client, { mode: 'repair' });
+      } catch (error) {
+        if (error instanceof ExchangeError) throw exchangeHttpError(error);
+        throw error;
+      }
+      await touchTradeToken(this.options.db, tokenUuid);
+    }
+    for (const found of errorTrades) {
+      const checked = found.trade.trade_in_server_side === 1 && clients.has(found.trade.platform_uuid);
+      if (!checked && (await this.repairWithoutExchange(found))) count += 1;
+    }
+    return count;
+  }
+
+  /** Open trades with trade_error set, plus 'opening' rows older than STALE_OPENING_MS. */
+  async errorTrades(userUuid: string): Promise<TradeWithSymbol[]> {
+    const staleBefore = new Date(this.options.clock() - STALE_OPENING_MS);
+    return this.select(
+      and(
+        eq(trades.user_uuid, userUuid),
+        eq(trades.trade_status, TradeStatus.OPEN),
+        or(
+          isNotNull(trades.trade_error),
+          and(eq(trades.trade_phase, OPENING_PHASE), lt(trades.trade_create_timestamp, staleBefore)),
+        ),
+      ),
+    );
+  }
+
+  /** The user's open server-mode trades on a platform, except 'opening' rows of an open still running. */
+  private async serverTrades(userUuid: string, platformUuid: string): Promise<TradeWithSymbol[]> {
+    const staleBefore = new Date(this.options.clock() - STALE_OPENING_MS);
+    return this.select(
+      and(
+        eq(trades.user_uuid, userUuid),
+        eq(trades.platform_uuid, platformUuid),
+        eq(trades.trade_in_server_side, 1),
+        eq(trades.trade_status, TradeStatus.OPEN),
+        or(eq(trades.trade_phase, READY_PHASE), lt(trades.trade_create_timestamp, staleBefore)),
+      ),
+    );
+  }
+
+  private async select(where: ReturnType<typeof and>): Promise<TradeWithSymbol[]> {
+    return this.options.db
+      .select({ trade: trades, symbol: symbols })
+      .from(trades)
+      .innerJoin(symbols, eq(symbols.symbol_uuid, trades.symbol_uuid))
+      .where(where);
+  }
+
+  /** checkPositions for trades of one platform, each result recorded; returns how many trades it repaired. */
+  private async check(rows: TradeWithSymbol[], client: ExchangeClient, how: Check): Promise<number> {
+    const claimed = new Set(this.desk.claim(rows.map((found) => found.trade.trade_uuid)));
+    const free = rows.filter((found) => claimed.has(found.trade.trade_uuid));
+    if (free.length === 0) return 0;
+    try {
+      const results = await checkPositions(
+        client,
+        free.map(({ trade, symbol }) => ({
+          trade_uuid: trade.trade_uuid,
+          symbol_pair: symbol.symbol_pair,
+          trade_direction: trade.trade_direction === 'SELL' ? 'SELL' : 'BUY',
+          trade_stop_order_id: trade.trade_stop_order_id,
+          trade_order_id: trade.trade_order_id,
+        })),
+      );
+      let count = 0;
+      for (const result of results) {
+        const found = free.find((item) => item.trade.trade_uuid === result.trade_uuid);
+        if (found && (await this.apply(found, await ownFill(client, found, result), how))) count += 1;
+      }
+      return count;
+    } finally {
+      this.desk.release([...claimed]);
+    }
+  }
+
+  /** Records one exchange check; true when the trade was repaired (its error or state resolved). */
+  private async apply(found: TradeWithSymbol, result: PositionCheck, how: Check): Promise<boolean> {
+    const row = found.trade;
+    const incomplete = row.trade_error === TradeError.OPEN_INCOMPLETE || row.trade_phase === OPENING_PHASE;
+    if (result.state === 'never_opened') {
+      if (incomplete) {
+        await deleteTrade(this.options.db, row.trade_uuid);
+        this.desk.monitor.forget(row.trade_uuid);
+        return true;
+      }
+      // A confirmed position the exchange does not know: closed outside Signaldesk, price unknown.
+      return this.markPositionMissing(row);
+    }
+    if (result.state === 'closed') {
+      const price = result.trade_close_price ?? this.desk.monitor.currentPrice(found.symbol.symbol_pair);
+      if (!price) return this.markPositionMissing(row);
+      return (await this.desk.recordClose(found, result.trade_status, price)) !== undefined;
+    }
+    // The position is open on the exchange.
+    const learnt = !row.trade_open_price || !row.trade_quantity;
+    let trade_error = row.trade_error;
+    if (incomplete || row.trade_error === TradeError.POSITION_MISSING) {
+      trade_error = row.trade_stop_order_id ? null : TradeError.STOP_MISSING;
+    } else if (row.trade_error === TradeError.STOP_MISSING && how.mode === 'repair') {
+      // The trader asked for the repair; the exchange-side stop is not placed again (trade-flow has no step).
+      trade_error = null;
+    }
+    if (!learnt && trade_error === row.trade_error && row.trade_phase === READY_PHASE) return false;
+    const updated = await updateTrade(this.options.db, row.trade_uuid, {
+      trade_phase: READY_PHASE,
+      trade_error,
+      ...(learnt
+        ? {
+            trade_open_price: result.trade_open_price,
+            trade_quantity: result.trade_quantity,
+            trade_current_price: result.trade_open_price,
+          }
+        : {}),
+    });
+    if (updated) this.desk.monitor.watch({ ...updated, symbol_pair: found.symbol.symbol_pair });
+    return trade_error !== row.trade_error || learnt;
+  }
+
+  private async markPositionMissing(row: TradeRow): Promise<boolean> {
+    if (row.trade_error !== TradeError.POSITION_MISSING) {
+      await updateTrade(this.options.db, row.trade_uuid, { trade_error: TradeError.POSITION_MISSING });
+    }
+    return false;
+  }
+
+  /** The repairs that need no exchange call. */
+  private async repairWithoutExchange(found: TradeWithSymbol): Promise<boolean> {
+    const row = found.trade;
+    const incomplete = row.trade_error === TradeError.OPEN_INCOMPLETE || row.trade_phase === OPENING_PHASE;
+    if (incomplete && !row.trade_order_id) {
+      // No market order was ever sent for it: nothing can be open on the exchange.
+      await deleteTrade(this.options.db, row.trade_uuid);
+      this.desk.monitor.forget(row.trade_uuid);
+      return true;
+    }
+    if (row.trade_error === TradeError.POSITION_MISSING) {
+      const closed = await this.desk.recordClose(
+        found,
+        TradeStatus.MANUAL_CLOSE,
+        this.desk.currentPriceOf(found),
+      );
+      return closed !== undefined;
+    }
+    return false;
+  }
+}
+
+/**
+ * One-way mode keeps one position per symbol, so checkPositions reads an open position on the trade's side as
+ * the trade's. For a trade whose open was not confirmed that may be another trade's position: its own market
+ * order (by client id) decides whether it opened, and gives its own entry price and quantity.
+ */
+async function ownFill(
+  client: ExchangeClient,
+  { trade, symbol }: TradeWithSymbol,
+  result: PositionCheck,
+): Promise<PositionCheck> {
+  const unconfirmed = trade.trade_error === TradeError.OPEN_INCOMPLETE || trade.trade_phase === OPENING_PHASE;
+  if (result.state !== 'open' || !unconfirmed || !trade.trade_order_id) return result;
+  const order = await client.getOrder(symbol.symbol_pair, trade.trade_order_id);
+  if (!order || compareDecimals(order.executedQty, '0') <= 0) {
+    return { trade_uuid: trade.trade_uuid, state: 'never_opened' };
+  }
+  return { ...result, trade_open_price: order.avgPrice, trade_quantity: order.executedQty };
+}
+
+/** The exchange client of a platform's server-mode token; undefined when the user has no such token. */
+async function openTokenOrSkip(
+  access: TradeTokenAccess,
+  userUuid: string,
+  platformUuid: string,
+  pin: string,
+): Promise<{ client: ExchangeClient; tokenUuid: string } | undefined> {
+  try {
+    const opened = await access.open(userUuid, platformUuid, pin);
+    return {
+      client: new ExchangeClient({ baseUrl: opened.platform.base_url, credentials: opened.content }),
+      tokenUuid: opened.row.trade_token_uuid,
+    };
+  } catch (error) {
+    if (error instanceof WrongPinError) throw new HttpError(403, TradeTokenMessage.WRONG_PIN_CODE);
+    // A PIN of a client-mode token (no server-mode token for the platform) is not for us.
+    if (error instanceof HttpError && error.statusCode === 404) return undefined;
+    throw error;
+  }
+}

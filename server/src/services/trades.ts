@@ -1,0 +1,277 @@
+// Trades in the database (db/schema-trades.ts) and on the wire (contracts/trades.ts): the rows a trader may
+// see, the checks a new trade passes (its signal, platform and symbol) and the one-trade-per-signal rule.
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, gte, isNotNull, lte } from 'drizzle-orm';
+import {
+  TradeError,
+  TradeStatus,
+  TradeTokenLevel,
+  type Trade,
+  type TradeCalculated,
+  type TradeHistoryQuery,
+  type TradeStatus as TradeStatusType,
+  type TradeUiStatus,
+  type TradeError as TradeErrorType,
+} from '../../../contracts';
+import type { Database } from '../db';
+import { symbols } from '../db/schema';
+import { signals } from '../db/schema-signals';
+import { trades, type NewTradeRow, type TradeRow } from '../db/schema-trades';
+import { HttpError } from '../plugins/errors';
+import { findPlatform, type PlatformRecord } from './platforms';
+import { expectedStopPrice, initialTrailingLevel } from './trade-math';
+
+export type SymbolRow = typeof symbols.$inferSelect;
+export type SignalRow = typeof signals.$inferSelect;
+export interface TradeWithSymbol {
+  trade: TradeRow;
+  symbol: SymbolRow;
+}
+
+export const TRADE_NOT_FOUND = 'Trade not found';
+export const DUPLICATE_TRADE = 'A trade for this signal already exists';
+export const TRADE_ALREADY_CLOSED = 'Trade is already closed';
+/** trade_phase while the server's exchange calls of a server-mode open run. */
+export const OPENING_PHASE = 'opening';
+export const READY_PHASE = 'ready';
+
+/** A row a trader is shown: the exchange confirmed its entry price and quantity. */
+export function isListable(row: TradeRow): boolean {
+  return row.trade_phase === READY_PHASE && !!row.trade_open_price && !!row.trade_quantity;
+}
+
+const direction = (row: TradeRow) => (row.trade_direction === 'SELL' ? 'SELL' : 'BUY');
+const priceMove = (value: number): -1 | 0 | 1 => (value > 0 ? 1 : value < 0 ? -1 : 0);
+
+/** The calculated fields as stored (the monitor's live values replace them while it watches the trade). */
+export function calculatedOf(row: TradeRow): TradeCalculated {
+  return {
+    trade_current_price: row.trade_current_price ?? row.trade_open_price ?? '0',
+    trade_last_update_price: priceMove(row.trade_last_update_price),
+    trade_pnl_current: row.trade_pnl_current,
+    trade_roe_current: row.trade_roe_current,
+    trade_treiling_stop_percent_current: row.trade_treiling_stop_percent_current,
+    trade_status: row.trade_status as TradeStatusType,
+    trade_ui_status: row.trade_ui_status as TradeUiStatus | null,
+    trade_update_timestamp: row.trade_update_timestamp.toISOString(),
+  };
+}
+
+/** The wire trade of a listable row; `live` overlays the monitor's calculated fields. */
+export function toWireTrade(row: TradeRow, symbol: SymbolRow, live?: TradeCalculated): Trade {
+  const openPrice = row.trade_open_price!;
+  const quantity = row.trade_quantity!;
+  return {
+    ...calculatedOf(row),
+    ...live,
+    trade_uuid: row.trade_uuid,
+    platform_uuid: row.platform_uuid,
+    signal_uuid: row.signal_uuid,
+    symbol: {
+      symbol_uuid: symbol.symbol_uuid,
+      symbol_name: symbol.symbol_name,
+      symbol_pair: symbol.symbol_pair,
+      symbol_price_precision: symbol.symbol_price_precision,
+      symbol_quantity_precision: symbol.symbol_quantity_precision,
+    },
+    trade_direction: direction(row),
+    trade_in_server_side: row.trade_in_server_side === 1 ? 1 : 0,
+    trade_open_price: openPrice,
+    trade_close_price: row.trade_close_price,
+    trade_margin: row.trade_margin,
+    trade_quantity: quantity,
+    trade_leverage: row.trade_leverage,
+    trade_stop_loss_percent: row.trade_stop_loss_percent,
+    trade_take_profit_percent: row.trade_take_profit_percent,
+    trade_treiling_stop_percent: row.trade_treiling_stop_percent,
+    // A position whose stop was never placed still shows where SPEC.md §5 puts it (trade_error says why).
+    trade_stop_price:
+      row.trade_stop_price ??
+      expectedStopPrice(
+        {
+          trade_direction: direction(row),
+          trade_open_price: openPrice,
+          trade_quantity: quantity,
+          trade_leverage: row.trade_leverage,
+          trade_stop_loss_percent: row.trade_stop_loss_percent,
+        },
+        symbol.symbol_price_precision,
+      ),
+    trade_order_id: row.trade_order_id,
+    trade_stop_order_id: row.trade_stop_order_id,
+    trade_error: row.trade_error as TradeErrorType | null,
+    trade_create_timestamp: row.trade_create_timestamp.toISOString(),
+    trade_close_timestamp: row.trade_close_timestamp?.toISOString() ?? null,
+  };
+}
+
+const withSymbol = (db: Database) =>
+  db
+    .select({ trade: trades, symbol: symbols })
+    .from(trades)
+    .innerJoin(symbols, eq(symbols.symbol_uuid, trades.symbol_uuid));
+
+/** A trade of this user (any phase), or undefined: another user's trade is never found. */
+export async function findUserTrade(
+  db: Database,
+  userUuid: string,
+  tradeUuid: string,
+): Promise<TradeWithSymbol | undefined> {
+  const [found] = await withSymbol(db).where(
+    and(eq(trades.trade_uuid, tradeUuid), eq(trades.user_uuid, userUuid)),
+  );
+  return found;
+}
+
+/** findUserTrade for a route: 404 unless the trade is the user's and listable. */
+export async function userTradeOr404(db: Database, userUuid: string, tradeUuid: string) {
+  const found = await findUserTrade(db, userUuid, tradeUuid);
+  if (!found || !isListable(found.trade)) throw new HttpError(404, TRADE_NOT_FOUND);
+  return found;
+}
+
+export async function listOpenTrades(db: Database, userUuid: string): Promise<TradeWithSymbol[]> {
+  const rows = await withSymbol(db)
+    .where(
+      and(
+        eq(trades.user_uuid, userUuid),
+        eq(trades.trade_status, TradeStatus.OPEN),
+        eq(trades.trade_phase, READY_PHASE),
+        isNotNull(trades.trade_open_price),
+        isNotNull(trades.trade_quantity),
+      ),
+    )
+    .orderBy(asc(trades.trade_create_timestamp));
+  return rows;
+}
+
+/** Trades created in [start_date, end_date], newest first (SPEC.md §7 /trade/get_trades_history/). */
+export async function listTradeHistory(
+  db: Database,
+  userUuid: string,
+  query: TradeHistoryQuery,
+): Promise<TradeWithSymbol[]> {
+  return withSymbol(db)
+    .where(
+      and(
+        eq(trades.user_uuid, userUuid),
+        eq(trades.trade_phase, READY_PHASE),
+        isNotNull(trades.trade_open_price),
+        isNotNull(trades.trade_quantity),
+        gte(trades.trade_create_timestamp, new Date(query.start_date)),
+        lte(trades.trade_create_timestamp, new Date(query.end_date)),
+      ),
+    )
+    .orderBy(desc(trades.trade_create_timestamp), desc(trades.trade_uuid))
+    .offset(query.offset)
+    .limit(query.limit);
+}
+
+export interface TradeOrigin {
+  signal: SignalRow;
+  platform: PlatformRecord;
+  symbol: SymbolRow;
+}
+
+/**
+ * The signal a new trade is made from, with its platform and symbol: the signal must exist (404), its
+ * platform must be enabled and tradable (TRADE_AVAILABLE) and allow the leverage (400).
+ */
+export async function tradeOrigin(db: Database, signalUuid: string, leverage: number): Promise<TradeOrigin> {
+  const [signal] = await db.select().from(signals).where(eq(signals.signal_uuid, signalUuid));
+  if (!signal) throw new HttpError(404, 'Signal not found');
+  const platform = await findPlatform(db, signal.platform_uuid);
+  if (!platform || platform.level !== TradeTokenLevel.TRADE_AVAILABLE) {
+    throw new HttpError(400, 'Trading is not available on the platform of this signal');
+  }
+  if (leverage > platform.trade_leverage_max) {
+    throw new HttpError(400, `trade_leverage: Must be at most ${platform.trade_leverage_max}`);
+  }
+  const [symbol] = await db.select().from(symbols).where(eq(symbols.symbol_uuid, signal.symbol_uuid));
+  if (!symbol) throw new HttpError(404, 'Signal not found');
+  return { signal, platform, symbol };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  // PostgreSQL's unique_violation, whether the driver error is thrown bare or wrapped by Drizzle.
+  const codeOf = (value: unknown) => (value as { code?: unknown } | undefined)?.code;
+  return codeOf(error) === '23505' || codeOf((error as { cause?: unknown } | undefined)?.cause) === '23505';
+}
+
+/** 409 when the user already has a trade for the signal (checked again by the unique index on insert). */
+export async function assertNoTradeForSignal(db: Database, userUuid: string, signalUuid: string) {
+  const [existing] = await db
+    .select({ trade_uuid: trades.trade_uuid })
+    .from(trades)
+    .where(and(eq(trades.user_uuid, userUuid), eq(trades.signal_uuid, signalUuid)));
+  if (existing) throw new HttpError(409, DUPLICATE_TRADE);
+}
+
+export interface NewTrade {
+  user_uuid: string;
+  origin: TradeOrigin;
+  settings: {
+    trade_margin: number;
+    trade_leverage: number;
+    trade_stop_loss_percent: number;
+    trade_take_profit_percent: number;
+    trade_treiling_stop_percent: number;
+  };
+  trade_in_server_side: 0 | 1;
+  /** Known at once in client mode; filled in after the exchange calls in server mode. */
+  position?: Pick<
+    NewTradeRow,
+    'trade_open_price' | 'trade_quantity' | 'trade_order_id' | 'trade_stop_order_id' | 'trade_stop_price'
+  >;
+  /**
+   * Server mode, before the exchange calls: the client id the market order will carry, so an open that dies
+   * half-way can still be looked up on the exchange.
+   */
+  opening_order_id?: string;
+  now: Date;
+}
+
+/** Inserts a trade (phase 'opening' without a position); a second trade for the signal is 409. */
+export async function insertTrade(db: Database, input: NewTrade): Promise<TradeRow> {
+  const { origin, settings, position } = input;
+  try {
+    const [row] = await db
+      .insert(trades)
+      .values({
+        trade_uuid: randomUUID(),
+        user_uuid: input.user_uuid,
+        platform_uuid: origin.platform.platform_uuid,
+        signal_uuid: origin.signal.signal_uuid,
+        symbol_uuid: origin.symbol.symbol_uuid,
+        trade_direction: origin.signal.direction === 'SELL' ? 'SELL' : 'BUY',
+        trade_in_server_side: input.trade_in_server_side,
+        trade_phase: position ? READY_PHASE : OPENING_PHASE,
+        trade_margin: String(settings.trade_margin),
+        trade_leverage: settings.trade_leverage,
+        trade_stop_loss_percent: settings.trade_stop_loss_percent,
+        trade_take_profit_percent: settings.trade_take_profit_percent,
+        trade_treiling_stop_percent: settings.trade_treiling_stop_percent,
+        trade_order_id: input.opening_order_id ?? null,
+        ...position,
+        trade_error: position && !position.trade_stop_order_id ? TradeError.STOP_MISSING : null,
+        trade_current_price: position?.trade_open_price ?? null,
+        trade_treiling_stop_percent_current: initialTrailingLevel(settings.trade_stop_loss_percent),
+        trade_create_timestamp: input.now,
+        trade_update_timestamp: input.now,
+      })
+      .returning();
+    return row!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new HttpError(409, DUPLICATE_TRADE);
+    throw error;
+  }
+}
+
+export async function updateTrade(db: Database, tradeUuid: string, values: Partial<NewTradeRow>) {
+  const [row] = await db.update(trades).set(values).where(eq(trades.trade_uuid, tradeUuid)).returning();
+  return row;
+}
+
+export async function deleteTrade(db: Database, tradeUuid: string): Promise<void> {
+  await db.delete(trades).where(eq(trades.trade_uuid, tradeUuid));
+}

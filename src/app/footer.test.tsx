@@ -1,0 +1,82 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { authStore } from '../features/auth/auth-store';
+import { makeTrade } from '../features/trades/testing/trade-fixtures';
+import { setOpenTrades } from '../features/trades/trades-store';
+import { Footer } from './footer';
+import { resetAllStores } from './reset-all-stores';
+import { initTestI18n } from './testing/i18n-test';
+import { loadTradeCoreForTests } from './testing/load-trade-core';
+
+beforeAll(async () => {
+  await loadTradeCoreForTests();
+  await initTestI18n();
+});
+beforeEach(() => {
+  resetAllStores();
+  authStore.is_init = false;
+  authStore.user = {
+    user_uuid: '22222222-2222-4222-8222-222222222222',
+    user_email: 'trader@example.com',
+    user_nickname: 'trader',
+    user_trade_token_key: 'a'.repeat(64),
+  };
+});
+afterEach(cleanup);
+
+function renderAt(path: string) {
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <Footer />
+    </MemoryRouter>,
+  );
+}
+
+describe('footer trade badges (SPEC.md §1)', () => {
+  test('on /trading: total current PNL and possible loss, 2 decimals and " $", with tooltips', () => {
+    setOpenTrades([
+      makeTrade({
+        trade_pnl_current: '0.105',
+        trade_margin: '10',
+        trade_treiling_stop_percent_current: '-10',
+      }),
+      makeTrade({
+        trade_pnl_current: '0.2',
+        trade_margin: '12.5',
+        trade_treiling_stop_percent_current: '3.3',
+      }),
+    ]);
+    renderAt('/trading');
+    const pnl = screen.getByTestId('footer-current-pnl');
+    expect(pnl).toHaveTextContent('0.31 $');
+    expect(pnl).toHaveClass('is-positive');
+    expect(pnl).toHaveAttribute('title', 'Total current PNL of the open trades, USDT');
+    const loss = screen.getByTestId('footer-possible-loss');
+    // 10 × −10 × 0.01 + 12.5 × 3.3 × 0.01 = −0.5875
+    expect(loss).toHaveTextContent('-0.59 $');
+    expect(loss).toHaveClass('is-negative');
+    expect(loss.getAttribute('title')).toMatch(/trailing stop/);
+  });
+
+  test('a PNL of exactly 0 is green; a negative one red', () => {
+    setOpenTrades([makeTrade({ trade_pnl_current: '0', trade_treiling_stop_percent_current: '0' })]);
+    renderAt('/trading');
+    expect(screen.getByTestId('footer-current-pnl')).toHaveTextContent('0.00 $');
+    expect(screen.getByTestId('footer-current-pnl')).toHaveClass('is-positive');
+    cleanup();
+    setOpenTrades([makeTrade({ trade_pnl_current: '-3.456' })]);
+    renderAt('/trading');
+    expect(screen.getByTestId('footer-current-pnl')).toHaveTextContent('-3.46 $');
+    expect(screen.getByTestId('footer-current-pnl')).toHaveClass('is-negative');
+  });
+
+  test.each(['/', '/trade_history', '/dashboard', '/trade_preferences'])('not on %s', (path) => {
+    setOpenTrades([makeTrade()]);
+    renderAt(path);
+    expect(screen.getByTestId('app-version')).toHaveTextContent('1.0.6');
+    expect(screen.queryByTestId('footer-current-pnl')).toBeNull();
+    expect(screen.queryByTestId('footer-possible-loss')).toBeNull();
+  });
+});

@@ -1,0 +1,305 @@
+import '@testing-library/jest-dom/vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { ETH_UUID, PLATFORM_UUID } from '../../../app/testing/live-fixtures';
+import { initTestI18n } from '../../../app/testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { formatFixed } from '../../../lib/format';
+import { preferencesStore, resetPreferencesStore } from '../../preferences/preferences-store';
+import { TradeTokenLevel } from '../../trade-tokens/token-level';
+import { resetTradeTokensStore, tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { getOpenTrades } from '../api/get-open-trades';
+import { getTradeTrendByUuid } from '../api/get-trade-trend-by-uuid';
+import { makeCalculated, makeTrade } from '../testing/trade-fixtures';
+import { closeTrade, resetTradeStatus } from '../trades-actions';
+import { applyTradeCalculated, loadOpenTrades, resetTradesStore, setOpenTrades } from '../trades-store';
+import { useTradeStatusTimers } from '../use-trade-status-timers';
+import { OpenTradesTable } from './open-trades-table';
+import { TradeTrendModal } from './trade-trend-modal';
+
+vi.mock('../trades-actions', () => ({
+  closeTrade: vi.fn(async () => true),
+  resetTradeStatus: vi.fn(async () => true),
+}));
+vi.mock('../api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
+vi.mock('../api/get-trade-trend-by-uuid', () => ({ getTradeTrendByUuid: vi.fn() }));
+vi.mock('../../../lib/format', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../lib/format')>();
+  return { ...original, formatFixed: vi.fn(original.formatFixed) };
+});
+vi.mock('../../../components/charts/price-chart', () => ({
+  PriceChart: ({ points, markers }: { points: unknown[]; markers: { label: string }[] }) => (
+    <div data-testid="price-chart">
+      {points.length} points; {markers.map((marker) => marker.label).join(', ')}
+    </div>
+  ),
+}));
+
+const ETH_SYMBOL = {
+  symbol_uuid: ETH_UUID,
+  symbol_name: 'ETH',
+  symbol_pair: 'ETHUSDT',
+  symbol_price_precision: 2,
+  symbol_quantity_precision: 3,
+};
+
+beforeAll(async () => {
+  await loadTradeCoreForTests();
+  await initTestI18n();
+});
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_000_000 });
+  resetTradesStore();
+  resetTradeTokensStore();
+  resetPreferencesStore();
+  vi.mocked(closeTrade).mockClear();
+  vi.mocked(resetTradeStatus).mockClear();
+  vi.mocked(getOpenTrades).mockClear();
+  tradeTokensStore.token_by_platform_uuid[PLATFORM_UUID] = { level: TradeTokenLevel.TRADE_AVAILABLE };
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+function Location() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+/** The table, the trend modal and the session's UI-status clock, as the app mounts them. */
+function Session() {
+  useTradeStatusTimers(true);
+  return (
+    <>
+      <OpenTradesTable />
+      <TradeTrendModal />
+      <Location />
+    </>
+  );
+}
+
+function renderAt(path = '/trading') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        <Route path="*" element={<Session />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+async function advance(ms: number) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+function setAutoCloseDelay(trade_auto_close_delay: number) {
+  preferencesStore.trade_preferences = {
+    trade_auto_open_delay: 0,
+    trade_auto_close_delay,
+    minimal_accuracy: 60,
+    trade_in_server_side: 0,
+  };
+}
+
+describe('open-trades table (SPEC.md §2 Trading screen)', () => {
+  test('shows a spinner before the first read, then the empty text', async () => {
+    renderAt();
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+    await act(() => loadOpenTrades());
+    expect(screen.getByTestId('open-trades-empty')).toHaveTextContent('No open trades');
+  });
+
+  test('each row shows coin, direction, prices at the symbol precision, margin, quantity, PNL, ROE, SL', () => {
+    setOpenTrades([
+      makeTrade({
+        trade_open_price: '97000.04',
+        trade_current_price: '97123.45',
+        trade_last_update_price: -1,
+        trade_margin: '12.5',
+        trade_quantity: '0.002',
+        trade_pnl_current: '0.24682',
+        trade_roe_current: '-1.005',
+        trade_treiling_stop_percent_current: '-10',
+      }),
+    ]);
+    renderAt();
+    const row = screen.getByTestId('trade-row');
+    const cells = within(row).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent('BTC');
+    expect(within(row).getByTestId('trade-direction')).toHaveTextContent('BUY');
+    expect(within(row).getByTestId('trade-open-price')).toHaveTextContent('97000.0');
+    expect(within(row).getByTestId('trade-current-price')).toHaveTextContent('97123.5');
+    expect(within(row).getByRole('img', { name: 'Down' })).toBeInTheDocument();
+    expect(cells[3]).toHaveTextContent('12.50');
+    expect(cells[4]).toHaveTextContent('0.002');
+    expect(within(row).getByTestId('trade-pnl')).toHaveTextContent('0.25');
+    expect(within(row).getByTestId('trade-pnl')).toHaveClass('is-positive');
+    // Half away from zero in exact decimals: −1.005 → −1.01 (binary floating point gives −1.00).
+    expect(within(row).getByTestId('trade-roe')).toHaveTextContent('-1.01');
+    expect(within(row).getByTestId('trade-roe')).toHaveClass('is-negative');
+    expect(within(row).getByTestId('trade-sl')).toHaveTextContent('-10.00');
+    expect(within(row).getByTestId('trade-status')).toHaveTextContent('O');
+  });
+
+  test('a trade with trade_error shows a warning marker with a translated tooltip', () => {
+    setOpenTrades([makeTrade({ trade_error: 'stop_missing', trade_direction: 'SELL' })]);
+    renderAt();
+    const marker = screen.getByTestId('trade-error');
+    expect(marker).toHaveAttribute('title', expect.stringContaining('no stop loss on the exchange'));
+    expect(screen.getByTestId('trade-direction')).toHaveTextContent('SELL');
+  });
+
+  test('the close button is enabled only at TRADE_AVAILABLE for the trade platform', async () => {
+    const trade = makeTrade();
+    setOpenTrades([trade]);
+    renderAt();
+    fireEvent.click(screen.getByTestId('trade-close'));
+    expect(closeTrade).toHaveBeenCalledWith(trade.trade_uuid);
+    await act(async () => {
+      tradeTokensStore.token_by_platform_uuid[PLATFORM_UUID] = { level: TradeTokenLevel.WRONG_PIN_CODE };
+    });
+    expect(screen.getByTestId('trade-close')).toBeDisabled();
+  });
+
+  test('a price update redraws only its own row', async () => {
+    const trades = Array.from({ length: 20 }, (_, i) =>
+      makeTrade({ symbol: i % 2 ? ETH_SYMBOL : makeTrade().symbol }),
+    );
+    setOpenTrades(trades);
+    renderAt();
+    expect(screen.getAllByTestId('trade-row')).toHaveLength(20);
+    const target = trades[7]!;
+    vi.mocked(formatFixed).mockClear();
+    await act(async () => {
+      applyTradeCalculated(
+        target.trade_uuid,
+        makeCalculated(target, { trade_current_price: '98000.0', trade_pnl_current: '1.8' }),
+      );
+    });
+    const row = screen
+      .getAllByTestId('trade-row')
+      .find((element) => element.dataset.tradeUuid === target.trade_uuid)!;
+    expect(within(row).getByTestId('trade-current-price')).toHaveTextContent('98000.0');
+    // One row formats its 6 figures; a whole-table redraw would format 20 × 6.
+    expect(vi.mocked(formatFixed).mock.calls.length).toBeLessThanOrEqual(6);
+  });
+});
+
+describe("'Trade Trend Data' modal", () => {
+  test('the details button opens it with ?trade_detail_uuid; closing removes the parameter', async () => {
+    vi.useRealTimers();
+    const trade = makeTrade();
+    setOpenTrades([trade]);
+    vi.mocked(getTradeTrendByUuid).mockResolvedValue({
+      trade,
+      trade_take_profit_price: '97485.0',
+      trade_treiling_stop_price: '96515.0',
+      trend_data_list: [
+        { time: 0, open: 1, high: 1, low: 1, close: 97000 },
+        { time: 60_000, open: 1, high: 1, low: 1, close: 97100 },
+      ],
+    });
+    renderAt('/trading?tab=1');
+    fireEvent.click(screen.getByTestId('trade-detail'));
+    expect(screen.getByTestId('location')).toHaveTextContent(`trade_detail_uuid=${trade.trade_uuid}`);
+    const dialog = screen.getByRole('dialog', { name: 'Trade Trend Data' });
+    expect(await within(dialog).findByTestId('trade-trend-content')).toBeInTheDocument();
+    expect(getTradeTrendByUuid).toHaveBeenCalledWith(trade.trade_uuid);
+    expect(dialog).toHaveTextContent('BTCUSDT');
+    expect(screen.getByTestId('price-chart')).toHaveTextContent(
+      '2 points; Take profit, Open price, Trailing stop, Stop loss, Opened',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/trading?tab=1');
+    expect(screen.getByTestId('location')).not.toHaveTextContent('trade_detail_uuid');
+  });
+});
+
+describe('UI status button and countdown (SPEC.md §4; README "Automatic closing")', () => {
+  async function flag(uiStatus: 'TAKE_PROFIT' | 'DIRECTION_SIGNAL' | 'STOP_LOSS') {
+    const trade = makeTrade();
+    await act(async () => {
+      setOpenTrades([trade]);
+      applyTradeCalculated(trade.trade_uuid, makeCalculated(trade, { trade_ui_status: uiStatus }));
+    });
+    return trade;
+  }
+
+  test('pulses in its colour and alternates each second between the seconds left and its letters', async () => {
+    setAutoCloseDelay(0);
+    renderAt();
+    await flag('TAKE_PROFIT');
+    const button = () => screen.getByTestId('trade-ui-status');
+    expect(button()).toHaveClass('palette-green');
+    expect(button()).toHaveTextContent('50');
+    await advance(1000);
+    expect(button()).toHaveTextContent('TP');
+    await advance(1000);
+    expect(button()).toHaveTextContent('48');
+    expect(button()).toHaveAttribute('title', expect.stringContaining('automatic closing is OFF'));
+  });
+
+  test('delay 0 (OFF): nothing is closed; after the default 50 s the status resets to open', async () => {
+    setAutoCloseDelay(0);
+    renderAt();
+    const trade = await flag('STOP_LOSS');
+    expect(screen.getByTestId('trade-ui-status')).toHaveClass('palette-red');
+    await advance(49_000);
+    expect(resetTradeStatus).not.toHaveBeenCalled();
+    await advance(1000);
+    expect(resetTradeStatus).toHaveBeenCalledExactlyOnceWith(trade.trade_uuid);
+    await advance(10_000);
+    expect(resetTradeStatus).toHaveBeenCalledOnce();
+    expect(closeTrade).not.toHaveBeenCalled();
+  });
+
+  test('delay 0 (OFF): a direction signal stays lit its default 30 s', async () => {
+    setAutoCloseDelay(0);
+    renderAt();
+    const trade = await flag('DIRECTION_SIGNAL');
+    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent('30');
+    expect(screen.getByTestId('trade-ui-status')).toHaveClass('palette-blue');
+    await advance(30_000);
+    expect(resetTradeStatus).toHaveBeenCalledExactlyOnceWith(trade.trade_uuid);
+    expect(closeTrade).not.toHaveBeenCalled();
+  });
+
+  test('a delay of 5 s: the countdown is 5 s and at zero the trade is closed with the status', async () => {
+    setAutoCloseDelay(5);
+    renderAt();
+    const trade = await flag('TAKE_PROFIT');
+    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent('5');
+    expect(screen.getByTestId('trade-ui-status')).toHaveAttribute(
+      'title',
+      expect.stringContaining('closes automatically in 5 s'),
+    );
+    await advance(4000);
+    expect(closeTrade).not.toHaveBeenCalled();
+    await advance(1000);
+    expect(closeTrade).toHaveBeenCalledExactlyOnceWith(trade.trade_uuid, 'take_profit');
+    await advance(5000);
+    expect(closeTrade).toHaveBeenCalledOnce();
+    expect(resetTradeStatus).not.toHaveBeenCalled();
+  });
+
+  test('a delay of 5 s: a direction signal only resets to open', async () => {
+    setAutoCloseDelay(5);
+    renderAt();
+    const trade = await flag('DIRECTION_SIGNAL');
+    await advance(5000);
+    expect(resetTradeStatus).toHaveBeenCalledExactlyOnceWith(trade.trade_uuid);
+    expect(closeTrade).not.toHaveBeenCalled();
+  });
+
+  test('a click resets the trade to open', async () => {
+    setAutoCloseDelay(5);
+    renderAt();
+    const trade = await flag('TAKE_PROFIT');
+    fireEvent.click(screen.getByTestId('trade-ui-status'));
+    expect(resetTradeStatus).toHaveBeenCalledWith(trade.trade_uuid);
+  });
+});

@@ -1,0 +1,241 @@
+import { memo, useCallback } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { SignalDirection, TradeStatus, type Trade } from '../../../../contracts';
+import { DirectionIcon, Loader } from '../../../components/ui';
+import { StatusBadge } from '../../../components/ui/status-badge';
+import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
+import { formatFixed } from '../../../lib/format';
+import { compareDecimals } from '../../../lib/trade-core';
+import { TradeTokenLevel } from '../../trade-tokens/token-level';
+import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { closeTrade } from '../trades-actions';
+import { tradesStore } from '../trades-store';
+import { TradeStatusButton } from './trade-status-button';
+
+/** The query parameter that opens 'Trade Trend Data' (SPEC.md §2 Trading screen). */
+export const TRADE_DETAIL_PARAM = 'trade_detail_uuid';
+
+/** Green for 0 and above, red below (exact comparison of the decimal string). */
+export function signTone(value: string): 'is-positive' | 'is-negative' {
+  return compareDecimals(value, 0) >= 0 ? 'is-positive' : 'is-negative';
+}
+
+/** BUY / SELL with their colour; anything else (history) reads FLET. */
+export function TradeDirection({ direction }: { direction: string }) {
+  const { t } = useTranslation();
+  const known = direction === SignalDirection.BUY || direction === SignalDirection.SELL;
+  const tone = direction === SignalDirection.BUY ? 'is-buy' : known ? 'is-sell' : 'is-flet';
+  return (
+    <span className={`trade-direction ${tone}`} data-testid="trade-direction">
+      {known ? t(`trades.direction.${direction}`) : t('trades.direction.FLET')}
+    </span>
+  );
+}
+
+function TradeErrorMarker({ tradeError }: { tradeError: string }) {
+  const { t } = useTranslation();
+  const text = t(`trades.trade_error.${tradeError}`, { defaultValue: t('trades.trade_error.unknown') });
+  return (
+    <span className="trade-error-marker" title={text} role="img" aria-label={text} data-testid="trade-error">
+      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        <path d="M8 1.5l7 13H1z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
+        <path d="M8 6v4M8 11.8v.2" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+      </svg>
+    </span>
+  );
+}
+
+interface TradeRowProps {
+  /** The trade's proxy in the store: the row subscribes to this trade alone. */
+  trade: Trade;
+  onOpenDetail: (tradeUuid: string) => void;
+}
+
+/**
+ * One open trade (SPEC.md §2): it redraws when its own trade changes, never because another trade's price
+ * moved (rows are memoised and each subscribes to its own trade object).
+ */
+const TradeRow = memo(function TradeRow({ trade: tradeProxy, onOpenDetail }: TradeRowProps) {
+  const { t } = useTranslation();
+  const trade = useSnapshot(tradeProxy);
+  const uuid = trade.trade_uuid;
+  const isProcessing = useSnapshot(tradesStore.processing_by_uuid)[uuid] === true;
+  const sinceMs = useSnapshot(tradesStore.ui_status_since_by_uuid)[uuid];
+  const level = useSnapshot(tradeTokensStore).token_by_platform_uuid[trade.platform_uuid]?.level;
+  const canClose = level === TradeTokenLevel.TRADE_AVAILABLE && !isProcessing;
+  const precision = trade.symbol.symbol_price_precision;
+  const pair = trade.symbol.symbol_pair;
+  return (
+    <tr data-testid="trade-row" data-trade-uuid={uuid} aria-busy={isProcessing}>
+      <td>
+        <span className="trade-coin">
+          <span className="trade-coin-name" title={pair}>
+            {trade.symbol.symbol_name}
+          </span>
+          <TradeDirection direction={trade.trade_direction} />
+          {trade.trade_error ? <TradeErrorMarker tradeError={trade.trade_error} /> : null}
+        </span>
+      </td>
+      <td className="is-numeric" data-testid="trade-open-price">
+        {formatFixed(trade.trade_open_price, precision)}
+      </td>
+      <td className="is-numeric" data-testid="trade-current-price">
+        <span className="trade-now">
+          <DirectionIcon direction={trade.trade_last_update_price} />
+          {formatFixed(trade.trade_current_price, precision)}
+        </span>
+      </td>
+      <td className="is-numeric">{formatFixed(trade.trade_margin, MARGIN_DECIMALS)}</td>
+      <td className="is-numeric">{trade.trade_quantity}</td>
+      <td className={`is-numeric ${signTone(trade.trade_pnl_current)}`} data-testid="trade-pnl">
+        {formatFixed(trade.trade_pnl_current, PNL_DECIMALS)}
+      </td>
+      <td className={`is-numeric ${signTone(trade.trade_roe_current)}`} data-testid="trade-roe">
+        {formatFixed(trade.trade_roe_current, PNL_DECIMALS)}
+      </td>
+      <td
+        className={`is-numeric ${signTone(trade.trade_treiling_stop_percent_current)}`}
+        data-testid="trade-sl"
+      >
+        {formatFixed(trade.trade_treiling_stop_percent_current, PNL_DECIMALS)}
+      </td>
+      <td>
+        <div className="trade-actions">
+          {trade.trade_ui_status && sinceMs !== undefined ? (
+            <TradeStatusButton
+              tradeUuid={uuid}
+              uiStatus={trade.trade_ui_status}
+              sinceMs={sinceMs}
+              isProcessing={isProcessing}
+            />
+          ) : (
+            <StatusBadge status={TradeStatus.OPEN} testId="trade-status" />
+          )}
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => onOpenDetail(uuid)}
+            aria-label={t('trades.open_detail', { pair })}
+            title={t('trades.open_detail', { pair })}
+            data-testid="trade-detail"
+          >
+            <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
+              <path
+                d="M3 15l4-5 3 2.5L16 5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.7"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+              <path d="M3 17.5h14" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+            </svg>
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => void closeTrade(uuid)}
+            disabled={!canClose}
+            aria-busy={isProcessing}
+            aria-label={isProcessing ? t('trades.closing', { pair }) : t('trades.close', { pair })}
+            title={
+              isProcessing
+                ? t('trades.closing', { pair })
+                : canClose
+                  ? t('trades.close', { pair })
+                  : t('trades.close_disabled')
+            }
+            data-testid="trade-close"
+          >
+            {isProcessing ? (
+              <Loader size={14} />
+            ) : (
+              <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+                <path
+                  d="M3 3l10 10M13 3L3 13"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                />
+              </svg>
+            )}
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+});
+
+/** The open-trades table of /trading (SPEC.md §2), newest first; a spinner until the first read. */
+export function OpenTradesTable() {
+  const { t } = useTranslation();
+  const [, setSearchParams] = useSearchParams();
+  // Tracks only the keys and creation times: a price update of a trade does not redraw the table.
+  const { trade_by_uuid_dict, is_loaded } = useSnapshot(tradesStore);
+  const uuids = Object.keys(trade_by_uuid_dict).sort((a, b) =>
+    (trade_by_uuid_dict[b]?.trade_create_timestamp ?? '').localeCompare(
+      trade_by_uuid_dict[a]?.trade_create_timestamp ?? '',
+    ),
+  );
+  const openDetail = useCallback(
+    (tradeUuid: string) =>
+      setSearchParams((params) => {
+        const next = new URLSearchParams(params);
+        next.set(TRADE_DETAIL_PARAM, tradeUuid);
+        return next;
+      }),
+    [setSearchParams],
+  );
+
+  if (uuids.length === 0) {
+    if (!is_loaded) return <Loader fill />;
+    return (
+      <p className="muted open-trades-empty" data-testid="open-trades-empty">
+        {t('trades.empty')}
+      </p>
+    );
+  }
+  return (
+    <div className="trades-table-scroll">
+      <table className="trades-table" data-testid="open-trades-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('trades.column.coin')}</th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.open')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.now')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.margin')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.quantity')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.pnl')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.roe')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.sl')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.actions')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {uuids.map((uuid) => {
+            const trade = tradesStore.trade_by_uuid_dict[uuid];
+            return trade ? <TradeRow key={uuid} trade={trade} onOpenDetail={openDetail} /> : null;
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { SignalDirection } from '../../../../contracts';
+import { PriceChart, type PriceMarker } from '../../../components/charts/price-chart';
+import { Loader } from '../../../components/ui';
+import { StatusBadge } from '../../../components/ui/status-badge';
+import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
+import { formatFixed } from '../../../lib/format';
+import { formatDateTime, formatTimeOfDay } from '../../../lib/i18n';
+import { tradesStore } from '../trades-store';
+import { signTone, TradeDirection } from './open-trades-table';
+
+/**
+ * Body of 'Trade Trend Data': the trade's figures and the price around it (the chart the signal modal uses)
+ * with its open price, take-profit price, current trailing-stop price and exchange-side stop price.
+ */
+export function TradeTrendContent({ tradeUuid }: { tradeUuid: string }) {
+  const { t } = useTranslation();
+  const { trade_trend_data, detail_loading_by_uuid, detail_error_by_uuid } = useSnapshot(tradesStore);
+  const trend = trade_trend_data[tradeUuid];
+  const error = detail_error_by_uuid[tradeUuid];
+
+  if (!trend) {
+    if (detail_loading_by_uuid[tradeUuid] || !error) return <Loader fill />;
+    return (
+      <p className="form-error" role="alert" data-testid="trade-detail-error">
+        {t('common.error')}: {error}
+      </p>
+    );
+  }
+
+  const trade = trend.trade;
+  const decimals = trade.symbol.symbol_price_precision;
+  const isBuy = trade.trade_direction === SignalDirection.BUY;
+  const pair = trade.symbol.symbol_pair;
+  const price = (value: string) => formatFixed(value, decimals);
+  const markers: PriceMarker[] = [
+    {
+      value: Number(trend.trade_take_profit_price),
+      label: t('trades.detail.take_profit_price'),
+      tone: 'green',
+      labelPosition: isBuy ? 'top-right' : 'bottom-right',
+    },
+    {
+      value: Number(trade.trade_open_price),
+      label: t('trades.detail.open_price'),
+      tone: 'accent',
+      labelPosition: 'top-left',
+    },
+    {
+      value: Number(trend.trade_treiling_stop_price),
+      label: t('trades.detail.treiling_stop_price'),
+      tone: 'muted',
+      labelPosition: isBuy ? 'bottom-left' : 'top-left',
+    },
+    {
+      value: Number(trade.trade_stop_price),
+      label: t('trades.detail.stop_price'),
+      tone: 'red',
+      labelPosition: isBuy ? 'bottom-right' : 'top-right',
+    },
+    {
+      axis: 'x',
+      value: Date.parse(trade.trade_create_timestamp),
+      label: t('trades.detail.opened_marker'),
+      tone: 'muted',
+      labelPosition: 'top-left',
+    },
+  ];
+  // The chart draws numbers; the figures above it show the exact decimal strings.
+  const points = trend.trend_data_list.map((candle) => ({ x: candle.time, y: candle.close }));
+  const figures: [string, ReactNode, string?][] = [
+    [t('signal.symbol'), pair],
+    [t('signal.direction_label'), <TradeDirection key="d" direction={trade.trade_direction} />],
+    [t('trades.detail.open_price'), price(trade.trade_open_price)],
+    [
+      trade.trade_close_price === null ? t('trades.detail.current_price') : t('trades.detail.close_price'),
+      price(trade.trade_close_price ?? trade.trade_current_price),
+    ],
+    [t('trades.column.margin'), formatFixed(trade.trade_margin, MARGIN_DECIMALS)],
+    [t('trades.detail.leverage'), `${trade.trade_leverage}×`],
+    [t('trades.column.quantity'), trade.trade_quantity],
+    [
+      t('trades.column.pnl'),
+      formatFixed(trade.trade_pnl_current, PNL_DECIMALS),
+      signTone(trade.trade_pnl_current),
+    ],
+    [
+      t('trades.column.roe'),
+      formatFixed(trade.trade_roe_current, PNL_DECIMALS),
+      signTone(trade.trade_roe_current),
+    ],
+    [t('trades.detail.take_profit_price'), price(trend.trade_take_profit_price)],
+    [t('trades.detail.treiling_stop_price'), price(trend.trade_treiling_stop_price)],
+    [t('trades.detail.stop_price'), price(trade.trade_stop_price)],
+    [t('trades.detail.status'), <StatusBadge key="s" status={trade.trade_status} />],
+  ];
+  return (
+    <div className="trade-trend" data-testid="trade-trend-content">
+      <dl className="stat-grid">
+        {figures.map(([label, value, tone]) => (
+          <div className="stat" key={label}>
+            <dt>{label}</dt>
+            <dd className={`stat-value numeric ${tone ?? ''}`}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted trade-trend-note">
+        {t('trades.detail.opened_at', { created: formatDateTime(trade.trade_create_timestamp) })}
+      </p>
+      <section className="chart-section">
+        <h3 className="section-heading">{t('trades.detail.chart_title', { pair })}</h3>
+        {points.length > 1 ? (
+          <PriceChart
+            points={points}
+            decimals={decimals}
+            markers={markers}
+            label={t('trades.detail.chart_title', { pair })}
+            seriesLabel={pair}
+            formatTime={formatTimeOfDay}
+            tone={isBuy ? 'green' : 'red'}
+            height={300}
+          />
+        ) : (
+          <p className="muted">{t('trades.detail.no_trend_data')}</p>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Loader, Modal, ModalSize } from '../../../components/ui';
+import { loadTradeDetail } from '../trades-store';
+import { TRADE_DETAIL_PARAM } from './open-trades-table';
+import './trades.css';
+
+// The body draws the shared nivo price chart: loaded when the modal first opens, never in the initial bundle.
+const TradeTrendContent = lazy(() =>
+  import('./trade-trend-content').then((module) => ({ default: module.TradeTrendContent })),
+);
+
+/**
+ * 'Trade Trend Data' (SPEC.md §2 Trading screen): a wide modal open while ?trade_detail_uuid is in the
+ * address, built like 'Signal Trend Data'; closing removes the parameter. Each opening reads the trend again.
+ */
+export function TradeTrendModal() {
+  const { t } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tradeUuid = searchParams.get(TRADE_DETAIL_PARAM) ?? undefined;
+  // The last uuid stays shown while the modal plays its closing state.
+  const [shownUuid, setShownUuid] = useState(tradeUuid);
+  if (tradeUuid !== undefined && tradeUuid !== shownUuid) setShownUuid(tradeUuid);
+
+  useEffect(() => {
+    if (tradeUuid) void loadTradeDetail(tradeUuid);
+  }, [tradeUuid]);
+
+  const close = () =>
+    setSearchParams((params) => {
+      const next = new URLSearchParams(params);
+      next.delete(TRADE_DETAIL_PARAM);
+      return next;
+    });
+
+  return (
+    <Modal
+      isOpen={tradeUuid !== undefined}
+      onClose={close}
+      title={t('trades.modal_title')}
+      size={ModalSize.XL}
+    >
+      {shownUuid ? (
+        <Suspense fallback={<Loader fill />}>
+          <TradeTrendContent tradeUuid={shownUuid} />
+        </Suspense>
+      ) : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,81 @@
+// Client-mode trades live on an exchange account only this browser can read, so only the SPA can learn that
+// the exchange closed one (its stop fired, or the trader closed it on the exchange). After each client-mode
+// balance read (balances-store) and before a repair, the open client-mode trades of the platform are checked
+// with lib/trade-flow.ts checkPositions and the ones the exchange closed are reported to the server.
+import { TradeSide } from '../../../contracts';
+import { ExchangeClient, type ExchangeCredentials } from '../../lib/exchange-client';
+import { checkPositions, type PositionCheckInput } from '../../lib/trade-flow';
+import { closeClientTrade } from './api/close-client-trade';
+import { removeTrade, scheduleOpenTradesRefetch, tradesStore } from './trades-store';
+
+// Platforms being checked now: a slow exchange must not stack checks of the same platform.
+const checking = new Set<string>();
+
+/** The open client-mode trades of a platform, as checkPositions takes them. */
+export function clientTradesToCheck(platformUuid: string, onlyErrors = false): PositionCheckInput[] {
+  return Object.values(tradesStore.trade_by_uuid_dict)
+    .filter(
+      (trade) =>
+        trade.platform_uuid === platformUuid &&
+        trade.trade_in_server_side === TradeSide.CLIENT &&
+        !tradesStore.processing_by_uuid[trade.trade_uuid] &&
+        (!onlyErrors || trade.trade_error !== null),
+    )
+    .map((trade) => ({
+      trade_uuid: trade.trade_uuid,
+      symbol_pair: trade.symbol.symbol_pair,
+      trade_direction: trade.trade_direction,
+      trade_stop_order_id: trade.trade_stop_order_id,
+      trade_order_id: trade.trade_order_id,
+    }));
+}
+
+/**
+ * Checks the given trades on the exchange and reports each one the exchange closed (its status and close
+ * price from the check). Returns how many were reported. Throws when the check itself fails.
+ */
+export async function reconcileClientTrades(
+  platformUrl: string,
+  credentials: ExchangeCredentials,
+  trades: readonly PositionCheckInput[],
+): Promise<number> {
+  if (trades.length === 0) return 0;
+  const checks = await checkPositions(new ExchangeClient({ baseUrl: platformUrl, credentials }), trades);
+  let reported = 0;
+  for (const check of checks) {
+    if (check.state !== 'closed') continue;
+    try {
+      await closeClientTrade({
+        trade_uuid: check.trade_uuid,
+        trade_status: check.trade_status,
+        ...(check.trade_close_price === undefined ? {} : { trade_close_price: check.trade_close_price }),
+      });
+      removeTrade(check.trade_uuid);
+      reported += 1;
+    } catch (error) {
+      console.error(error);
+    }
+  }
+  if (reported > 0) scheduleOpenTradesRefetch();
+  return reported;
+}
+
+/**
+ * The balance hook: best effort, failures only logged (SPEC.md §8), at most one check per platform at a time.
+ */
+export async function reconcilePlatformAfterBalance(
+  platformUuid: string,
+  platformUrl: string,
+  credentials: ExchangeCredentials,
+): Promise<void> {
+  const trades = clientTradesToCheck(platformUuid);
+  if (trades.length === 0 || checking.has(platformUuid)) return;
+  checking.add(platformUuid);
+  try {
+    await reconcileClientTrades(platformUrl, credentials, trades);
+  } catch (error) {
+    console.error(error);
+  } finally {
+    checking.delete(platformUuid);
+  }
+}

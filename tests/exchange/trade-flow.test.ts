@@ -1,0 +1,529 @@
+// src/lib/trade-flow.ts against the real paper exchange (SPEC.md §4 "Opening a trade", "Closing a trade"):
+// quantities and stop prices from trade-core, the stop on the platform's route, retries that never open
+// twice, a refused stop that closes the position again, lost answers of the market order, and the
+// reconciliation of open trades. Faults are the exchange's own (admin.setFaults), injected just before the
+// request they are meant for.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PaperExchangeHandle } from '../../paper-exchange/src/index';
+import { ExchangeError, ExchangeFailure, knownStopRoute } from '../../src/lib/exchange-client';
+import {
+  OpenFailure,
+  STOP_LIMIT_OFFSET,
+  TradeOpenError,
+  checkPositions,
+  clientOrderIds,
+  closePosition,
+  openPosition,
+  type OpenPositionInput,
+  type OpenedPosition,
+} from '../../src/lib/trade-flow';
+import {
+  compareDecimals,
+  mulDecimals,
+  orderQuantity,
+  roundDecimal,
+  stopPrice,
+  subDecimals,
+  addDecimals,
+} from '../../src/lib/trade-core';
+import {
+  lastFillPrice,
+  newTrader,
+  positionOf,
+  raw,
+  sent,
+  signalUuid,
+  startExchange,
+  type SentRequest,
+  type Trader,
+} from './helpers';
+
+const SLOW_MS = 90_000;
+
+/** Symbols whose price precision is the decimals of their tick size, so a stop price is always on a tick. */
+const ETH = { symbol_pair: 'ETHUSDT', symbol_price_precision: 2, symbol_quantity_precision: 3 };
+const XRP = { symbol_pair: 'XRPUSDT', symbol_price_precision: 4, symbol_quantity_precision: 1 };
+const LINK = { symbol_pair: 'LINKUSDT', symbol_price_precision: 3, symbol_quantity_precision: 2 };
+
+function input(symbol: typeof ETH, overrides: Partial<OpenPositionInput> = {}): OpenPositionInput {
+  return {
+    ...symbol,
+    trade_direction: 'BUY',
+    trade_margin: 10,
+    trade_leverage: 10,
+    trade_stop_loss_percent: 10,
+    signal_uuid: signalUuid(),
+    ...overrides,
+  };
+}
+
+const same = (a: string | undefined, b: string | undefined) => compareDecimals(a ?? 'NaN', b ?? 'NaN') === 0;
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error,
+  );
+}
+
+interface RawAlgo {
+  clientAlgoId: string;
+  side: string;
+  triggerPrice: string;
+  price: string;
+  quantity: string;
+  reduceOnly: boolean;
+  algoStatus: string;
+}
+interface RawOrder {
+  clientOrderId: string;
+  type: string;
+  side: string;
+  stopPrice: string;
+  price: string;
+  origQty: string;
+  reduceOnly: boolean;
+}
+
+const openAlgos = (h: PaperExchangeHandle, t: Trader, symbol: string) =>
+  raw<RawAlgo[]>(h, t, 'GET', '/fapi/v1/openAlgoOrders', { symbol });
+const openOrders = (h: PaperExchangeHandle, t: Trader, symbol: string) =>
+  raw<RawOrder[]>(h, t, 'GET', '/fapi/v1/openOrders', { symbol });
+
+const isMarket = (request: SentRequest) =>
+  request.method === 'POST' && request.path === '/fapi/v1/order' && request.params.get('type') === 'MARKET';
+
+/** A mark just past the stop (half the limit offset), where the stop fires and its limit still fills. */
+function pastStop(opened: OpenedPosition, direction: 'BUY' | 'SELL', precision: number): string {
+  const half = mulDecimals(STOP_LIMIT_OFFSET, '0.5');
+  const factor = direction === 'BUY' ? subDecimals('1', half) : addDecimals('1', half);
+  return roundDecimal(mulDecimals(opened.trade_stop_price, factor), precision);
+}
+
+/** What trade-core says the open should have computed, from the exchange's own figures. */
+function expectedStop(order: OpenPositionInput, entry: string) {
+  const stop = stopPrice({
+    direction: order.trade_direction,
+    entryPrice: entry,
+    stopLossPercent: order.trade_stop_loss_percent,
+    leverage: order.trade_leverage,
+    pricePrecision: order.symbol_price_precision,
+  });
+  const factor =
+    order.trade_direction === 'BUY'
+      ? subDecimals('1', STOP_LIMIT_OFFSET)
+      : addDecimals('1', STOP_LIMIT_OFFSET);
+  return { stop, limit: roundDecimal(mulDecimals(stop, factor), order.symbol_price_precision) };
+}
+
+// Both exchanges run for the whole file, so they never share a port (stop routes are remembered by URL).
+let strict: PaperExchangeHandle;
+let legacy: PaperExchangeHandle;
+beforeAll(async () => {
+  [strict, legacy] = await Promise.all([startExchange(), startExchange({ legacyConditionalOrders: true })]);
+});
+afterAll(async () => {
+  await Promise.all([strict?.close(), legacy?.close()]);
+});
+
+describe('trade flow on a strict exchange (stops through the Algo Order API, as Binance today)', () => {
+  let exchange: PaperExchangeHandle;
+  beforeAll(() => {
+    exchange = strict;
+  });
+
+  it('opens BUY and SELL with trade-core figures, the stop on the algo route, -4120 only once', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    exchange.admin.setPrice('XRPUSDT', '2.5');
+    const trader = newTrader(exchange);
+
+    const buy = input(ETH);
+    const long = await openPosition(trader.client, buy);
+    const ids = clientOrderIds(buy.signal_uuid);
+    expect(ids.open).toHaveLength(35);
+    expect(long.trade_order_id).toBe(ids.open);
+    expect(long.trade_stop_order_id).toBe(ids.stop);
+    expect(long.trade_quantity).toBe(
+      orderQuantity({ margin: 10, leverage: 10, entryPrice: '3000.00000000', quantityPrecision: 3 }),
+    );
+    const ethPosition = await positionOf(exchange, trader, 'ETHUSDT');
+    expect(ethPosition.positionAmt).toBe(long.trade_quantity);
+    expect(same(ethPosition.entryPrice, long.trade_open_price)).toBe(true);
+    const longStop = expectedStop(buy, ethPosition.entryPrice);
+    expect(long.trade_stop_price).toBe(longStop.stop);
+    expect(await openAlgos(exchange, trader, 'ETHUSDT')).toEqual([
+      expect.objectContaining({
+        clientAlgoId: ids.stop,
+        side: 'SELL',
+        triggerPrice: longStop.stop,
+        price: longStop.limit,
+        quantity: long.trade_quantity,
+        reduceOnly: true,
+        algoStatus: 'NEW',
+      }),
+    ]);
+    expect(knownStopRoute(exchange.url)).toBe('algo');
+
+    const sell = input(XRP, { trade_direction: 'SELL', trade_leverage: 5 });
+    const short = await openPosition(trader.client, sell);
+    expect(short.trade_quantity).toBe(
+      orderQuantity({ margin: 10, leverage: 5, entryPrice: '2.50000000', quantityPrecision: 1 }),
+    );
+    const xrpPosition = await positionOf(exchange, trader, 'XRPUSDT');
+    expect(xrpPosition.positionAmt).toBe(`-${short.trade_quantity}`);
+    expect(same(xrpPosition.entryPrice, short.trade_open_price)).toBe(true);
+    const shortStop = expectedStop(sell, xrpPosition.entryPrice);
+    expect(short.trade_stop_price).toBe(shortStop.stop);
+    expect(compareDecimals(shortStop.stop, short.trade_open_price)).toBe(1);
+    expect(await openAlgos(exchange, trader, 'XRPUSDT')).toEqual([
+      expect.objectContaining({
+        clientAlgoId: clientOrderIds(sell.signal_uuid).stop,
+        side: 'BUY',
+        triggerPrice: shortStop.stop,
+        price: shortStop.limit,
+      }),
+    ]);
+
+    // The first stop met -4120 on /fapi/v1/order; the second went straight to the Algo Order API.
+    expect(sent(trader, 'POST', '/fapi/v1/order', 'STOP').map((r) => r.code)).toEqual([-4120]);
+    expect(sent(trader, 'POST', '/fapi/v1/algoOrder').map((r) => r.code)).toEqual([undefined, undefined]);
+  });
+
+  it('does not open twice when the same signal is opened again', async () => {
+    exchange.admin.setPrice('LINKUSDT', '20');
+    const trader = newTrader(exchange);
+    const order = input(LINK);
+    const first = await openPosition(trader.client, order);
+    const again = await openPosition(trader.client, order);
+    expect(again).toEqual(first);
+    expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET')).toHaveLength(1);
+    expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe(first.trade_quantity);
+    expect(await openAlgos(exchange, trader, 'LINKUSDT')).toHaveLength(1);
+  });
+
+  it('closes by hand: position flat, stop cancelled, close price = the fill', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const trader = newTrader(exchange);
+    const order = input(ETH);
+    const opened = await openPosition(trader.client, order);
+    exchange.admin.setPrice('ETHUSDT', '3010');
+    const closed = await closePosition(trader.client, {
+      symbol_pair: 'ETHUSDT',
+      trade_direction: 'BUY',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 10,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_order_id: opened.trade_order_id,
+      trade_status: 'manual_close',
+    });
+    expect(closed.trade_status).toBe('manual_close');
+    expect(closed.stop_cancelled).toBe(true);
+    expect(same(closed.trade_close_price, await lastFillPrice(exchange, trader, 'ETHUSDT'))).toBe(true);
+    expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe('0.000');
+    expect(await openAlgos(exchange, trader, 'ETHUSDT')).toEqual([]);
+    const [close] = sent(trader, 'POST', '/fapi/v1/order', 'MARKET').slice(-1);
+    expect(Object.fromEntries(close!.params)).toMatchObject({
+      side: 'SELL',
+      reduceOnly: 'true',
+      newOrderRespType: 'RESULT',
+      newClientOrderId: clientOrderIds(order.signal_uuid).close,
+    });
+  });
+
+  it('reports stop_loss at the stop fill when the exchange-side stop closed the position first', async () => {
+    exchange.admin.setPrice('XRPUSDT', '2.5');
+    const trader = newTrader(exchange);
+    const order = input(XRP, { trade_direction: 'SELL', trade_leverage: 5 });
+    const opened = await openPosition(trader.client, order);
+    exchange.admin.setPrice('XRPUSDT', pastStop(opened, 'SELL', 4));
+    expect((await positionOf(exchange, trader, 'XRPUSDT')).positionAmt).toBe('0.0');
+    const stopFill = await lastFillPrice(exchange, trader, 'XRPUSDT');
+
+    const closed = await closePosition(trader.client, {
+      symbol_pair: 'XRPUSDT',
+      trade_direction: 'SELL',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 5,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_status: 'take_profit',
+    });
+    expect(closed).toMatchObject({ trade_status: 'stop_loss', stop_cancelled: false });
+    expect(same(closed.trade_close_price, stopFill)).toBe(true);
+    // The close was refused as reduce-only on a flat position; nothing new was opened.
+    expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET').at(-1)?.code).toBe(-2022);
+    expect((await positionOf(exchange, trader, 'XRPUSDT')).positionAmt).toBe('0.0');
+  });
+
+  it('closes the position again when the stop is refused', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const trader = newTrader(exchange);
+    exchange.admin.setFaults({ account: trader.apiKey, rejectCount: 1, paths: ['/fapi/v1/algoOrder'] });
+    const order = input(ETH);
+    const error = await caught(openPosition(trader.client, order));
+    exchange.admin.clearFaults(trader.apiKey);
+
+    expect(error).toBeInstanceOf(TradeOpenError);
+    const failure = error as TradeOpenError;
+    expect(failure.failure).toBe(OpenFailure.STOP_REJECTED_POSITION_CLOSED);
+    expect(failure.cause).toBeInstanceOf(ExchangeError);
+    expect(failure.cause.message).toBe('placeStopOrder: Unknown error: NEW_ORDER_REJECTED (code -2010)');
+    expect(failure.partial.trade_order_id).toBe(clientOrderIds(order.signal_uuid).open);
+    expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe('0.000');
+    expect(await openAlgos(exchange, trader, 'ETHUSDT')).toEqual([]);
+    const [close] = sent(trader, 'POST', '/fapi/v1/order', 'MARKET').slice(-1);
+    expect(close?.params.get('newClientOrderId')).toBe(clientOrderIds(order.signal_uuid).close);
+    expect(close?.params.get('reduceOnly')).toBe('true');
+  });
+
+  it('answers the open position without a stop when the stop and the close are both refused', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const trader = newTrader(exchange);
+    exchange.admin.setFaults({ account: trader.apiKey, rejectCount: 1, paths: ['/fapi/v1/algoOrder'] });
+    trader.beforeSend = (request) => {
+      // The reduce-only market order that closes the position after the refused stop is refused too.
+      if (isMarket(request) && request.params.get('reduceOnly') === 'true') {
+        trader.beforeSend = undefined;
+        exchange.admin.setFaults({ account: trader.apiKey, rejectCount: 1, paths: ['/fapi/v1/order'] });
+      }
+    };
+    const opened = await openPosition(trader.client, input(ETH));
+    exchange.admin.clearFaults(trader.apiKey);
+    expect(opened.trade_stop_order_id).toBeNull();
+    expect(opened.stop_error?.code).toBe(-2010);
+    expect(opened.stop_error?.operation).toBe('placeStopOrder');
+    expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe(opened.trade_quantity);
+    // Clean up: the position is closed by the flow (no stop to cancel).
+    const closed = await closePosition(trader.client, {
+      symbol_pair: 'ETHUSDT',
+      trade_direction: 'BUY',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 10,
+      trade_stop_order_id: null,
+      trade_order_id: opened.trade_order_id,
+      trade_status: 'manual_close',
+    });
+    expect(closed.stop_cancelled).toBe(false);
+    expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe('0.000');
+  });
+
+  describe('when the market order is not answered', () => {
+    // Short client timeouts and recvWindow keep these tests quick; the exchange holds the request longer.
+    const clientOptions = { timeoutMs: 3000, recvWindowMs: 5000 };
+    const isMarket = (request: { method: string; path: string; params: URLSearchParams }) =>
+      request.method === 'POST' &&
+      request.path === '/fapi/v1/order' &&
+      request.params.get('type') === 'MARKET';
+
+    it(
+      'throws the timeout when the order never reached the book',
+      async () => {
+        exchange.admin.setPrice('ETHUSDT', '3000');
+        const trader = newTrader(exchange, clientOptions);
+        trader.beforeSend = (request) => {
+          if (!isMarket(request)) return;
+          trader.beforeSend = undefined;
+          exchange.admin.setFaults({
+            account: trader.apiKey,
+            timeoutCount: 1,
+            timeoutMs: 8000,
+            paths: ['/fapi/v1/order'],
+          });
+        };
+        const error = await caught(openPosition(trader.client, input(ETH)));
+        exchange.admin.clearFaults(trader.apiKey);
+        expect(error).toBeInstanceOf(ExchangeError);
+        expect((error as ExchangeError).failure).toBe(ExchangeFailure.TIMEOUT);
+        expect((error as ExchangeError).message).toBe('placeMarketOrder: Timeout');
+        // Looked up at once and again after the request's recvWindow: not there either time.
+        expect(
+          sent(trader, 'GET', '/fapi/v1/order')
+            .slice(-2)
+            .map((r) => r.code),
+        ).toEqual([-2013, -2013]);
+        expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe('0.000');
+      },
+      SLOW_MS,
+    );
+
+    it('continues with the order it finds filled when the answer was lost', async () => {
+      exchange.admin.setPrice('ETHUSDT', '3000');
+      const trader = newTrader(exchange, clientOptions);
+      let lost = false;
+      trader.loseAnswer = (request) => {
+        if (lost || !isMarket(request)) return false;
+        lost = true;
+        return true;
+      };
+      const order = input(ETH);
+      const opened = await openPosition(trader.client, order);
+      expect(lost).toBe(true);
+      expect(opened.trade_stop_order_id).toBe(clientOrderIds(order.signal_uuid).stop);
+      expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET')).toHaveLength(1);
+      expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe(opened.trade_quantity);
+      expect(await openAlgos(exchange, trader, 'ETHUSDT')).toHaveLength(1);
+    });
+
+    it(
+      'throws ORDER_UNCONFIRMED when the order cannot be looked up either',
+      async () => {
+        exchange.admin.setPrice('ETHUSDT', '3000');
+        const trader = newTrader(exchange, clientOptions);
+        trader.beforeSend = (request) => {
+          if (!isMarket(request)) return;
+          trader.beforeSend = undefined;
+          exchange.admin.setFaults({
+            account: trader.apiKey,
+            timeoutCount: 3,
+            timeoutMs: 8000,
+            paths: ['/fapi/v1/order'],
+          });
+        };
+        const order = input(ETH);
+        const error = await caught(openPosition(trader.client, order));
+        exchange.admin.clearFaults(trader.apiKey);
+        expect(error).toBeInstanceOf(TradeOpenError);
+        const failure = error as TradeOpenError;
+        expect(failure.failure).toBe(OpenFailure.ORDER_UNCONFIRMED);
+        expect(failure.cause.message).toBe('placeMarketOrder: Timeout');
+        expect(failure.partial).toEqual({
+          trade_order_id: clientOrderIds(order.signal_uuid).open,
+          trade_quantity: '0.033',
+        });
+        // The repair check learns that it never opened.
+        const [check] = await checkPositions(trader.client, [
+          {
+            trade_uuid: 't-unconfirmed',
+            symbol_pair: 'ETHUSDT',
+            trade_direction: 'BUY',
+            trade_stop_order_id: null,
+            trade_order_id: failure.partial.trade_order_id ?? null,
+          },
+        ]);
+        expect(check).toEqual({ trade_uuid: 't-unconfirmed', state: 'never_opened' });
+      },
+      SLOW_MS,
+    );
+  });
+
+  it('checks open trades against the exchange: open, stopped out, closed elsewhere, never opened', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    exchange.admin.setPrice('XRPUSDT', '2.5');
+    exchange.admin.setPrice('LINKUSDT', '20');
+    const trader = newTrader(exchange);
+    const eth = await openPosition(trader.client, input(ETH));
+    const xrp = await openPosition(trader.client, input(XRP, { trade_direction: 'SELL', trade_leverage: 5 }));
+    const link = await openPosition(trader.client, input(LINK));
+    // XRP: the stop fires. LINK: closed on the exchange by hand (outside Signaldesk).
+    exchange.admin.setPrice('XRPUSDT', pastStop(xrp, 'SELL', 4));
+    const xrpStopFill = await lastFillPrice(exchange, trader, 'XRPUSDT');
+    await raw(exchange, trader, 'POST', '/fapi/v1/order', {
+      symbol: 'LINKUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: link.trade_quantity,
+      reduceOnly: 'true',
+    });
+    const never = clientOrderIds(signalUuid());
+    const trade = (uuid: string, symbol: string, direction: 'BUY' | 'SELL', opened: OpenedPosition) => ({
+      trade_uuid: uuid,
+      symbol_pair: symbol,
+      trade_direction: direction,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_order_id: opened.trade_order_id,
+    });
+    const checks = await checkPositions(trader.client, [
+      trade('eth', 'ETHUSDT', 'BUY', eth),
+      trade('xrp', 'XRPUSDT', 'SELL', xrp),
+      trade('link', 'LINKUSDT', 'BUY', link),
+      {
+        trade_uuid: 'never',
+        symbol_pair: 'ETHUSDT',
+        trade_direction: 'SELL',
+        trade_stop_order_id: never.stop,
+        trade_order_id: never.open,
+      },
+    ]);
+    expect(checks[0]).toEqual({
+      trade_uuid: 'eth',
+      state: 'open',
+      trade_open_price: (await positionOf(exchange, trader, 'ETHUSDT')).entryPrice,
+      trade_quantity: eth.trade_quantity,
+    });
+    expect(checks[1]).toMatchObject({ trade_uuid: 'xrp', state: 'closed', trade_status: 'stop_loss' });
+    expect(same((checks[1] as { trade_close_price?: string }).trade_close_price, xrpStopFill)).toBe(true);
+    expect(checks[2]).toEqual({
+      trade_uuid: 'link',
+      state: 'closed',
+      trade_status: 'manual_close',
+      trade_close_price: undefined,
+    });
+    expect(checks[3]).toEqual({ trade_uuid: 'never', state: 'never_opened' });
+    expect(
+      sent(trader, 'GET', '/fapi/v2/positionRisk')
+        .slice(-3)
+        .map((r) => r.params.get('symbol')),
+    ).toEqual(expect.arrayContaining(['ETHUSDT', 'XRPUSDT', 'LINKUSDT']));
+  });
+});
+
+describe('trade flow on a legacy exchange (STOP on /fapi/v1/order, SPEC.md §7)', () => {
+  let exchange: PaperExchangeHandle;
+  beforeAll(() => {
+    exchange = legacy;
+  });
+
+  it('opens with the stop on /fapi/v1/order, and reports its fill when it closed the position', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const trader = newTrader(exchange);
+    const order = input(ETH);
+    const opened = await openPosition(trader.client, order);
+    const stop = expectedStop(order, (await positionOf(exchange, trader, 'ETHUSDT')).entryPrice);
+    expect(await openOrders(exchange, trader, 'ETHUSDT')).toEqual([
+      expect.objectContaining({
+        clientOrderId: clientOrderIds(order.signal_uuid).stop,
+        type: 'STOP',
+        side: 'SELL',
+        stopPrice: stop.stop,
+        price: stop.limit,
+        origQty: opened.trade_quantity,
+        reduceOnly: true,
+      }),
+    ]);
+    expect(sent(trader, 'POST', '/fapi/v1/algoOrder')).toHaveLength(0);
+    expect(knownStopRoute(exchange.url)).toBeUndefined();
+
+    exchange.admin.setPrice('ETHUSDT', pastStop(opened, 'BUY', 2));
+    expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe('0.000');
+    const closed = await closePosition(trader.client, {
+      symbol_pair: 'ETHUSDT',
+      trade_direction: 'BUY',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 10,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_status: 'manual_close',
+    });
+    expect(closed.trade_status).toBe('stop_loss');
+    expect(same(closed.trade_close_price, await lastFillPrice(exchange, trader, 'ETHUSDT'))).toBe(true);
+  });
+
+  it('closes by hand and cancels the stop on /fapi/v1/order', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const trader = newTrader(exchange);
+    const opened = await openPosition(trader.client, input(ETH, { trade_direction: 'SELL' }));
+    const closed = await closePosition(trader.client, {
+      symbol_pair: 'ETHUSDT',
+      trade_direction: 'SELL',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 10,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_status: 'reverse_signal',
+    });
+    expect(closed).toMatchObject({ trade_status: 'reverse_signal', stop_cancelled: true });
+    expect(same(closed.trade_close_price, await lastFillPrice(exchange, trader, 'ETHUSDT'))).toBe(true);
+    expect(await openOrders(exchange, trader, 'ETHUSDT')).toEqual([]);
+    expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe('0.000');
+    expect(sent(trader, 'DELETE', '/fapi/v1/order').map((r) => r.code)).toEqual([undefined]);
+  });
+});
