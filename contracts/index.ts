@@ -11,3 +11,4 @@ export * from './paper';
 export * from './signals';
 export * from './trades';
 export * from './analysis';
+export * from './statistics';

@@ -1,0 +1,51 @@
+// Public statistics (SPEC.md §2 Dashboard, §3 "Statistic trade point", "Statistic item", §7
+// /public/get_statistic_trade_by_day/ and /public/get_statistic_trade_by_month/). They are the track record of
+// the house paper account, which follows every signal with the default preferences (docs/decisions.md
+// "Statistics"). ROE values are percents with 2 decimals computed with trade-core: the ROE of one side (buy or
+// sell) is that side's total PNL ÷ its total initial margin × 100, 0 when the side has no trade.
+import { z } from 'zod';
+import { resultOf } from './common';
+
+const count = z.number().int().min(0);
+
+/** One point every 5 minutes: the house's open trades at that moment and the bitcoin price. */
+export const statisticTradePoint = z
+  .object({
+    /** The 5-minute boundary the point was taken at (ISO-8601). */
+    statistic_time: z.string(),
+    trade_open_count_buy: count,
+    trade_open_count_sell: count,
+    /** Unrealized ROE of the open BUY trades, percent. */
+    trade_open_roe_buy: z.number(),
+    trade_open_roe_sell: z.number(),
+    /** Bitcoin price (USD) at that moment. */
+    current_price: z.number().positive(),
+  })
+  .meta({ id: 'StatisticTradePoint' });
+export type StatisticTradePoint = z.infer<typeof statisticTradePoint>;
+
+/** GET /public/get_statistic_trade_by_day/: the points of the last 24 hours, oldest first (at most 288). */
+export const statisticTradeByDayAnswer = resultOf(
+  z.object({ statistic_trade_by_day_list: z.array(statisticTradePoint) }),
+);
+
+/** One item per UTC day: the house's trades closed that day and the bitcoin price at the day's end. */
+export const statisticTradeItem = z
+  .object({
+    /** The UTC day, YYYY-MM-DD. */
+    statistic_date: z.string(),
+    trade_close_count_buy: count,
+    trade_close_count_sell: count,
+    /** Realized ROE of the BUY trades closed that day, percent. */
+    trade_close_roe_buy: z.number(),
+    trade_close_roe_sell: z.number(),
+    /** Bitcoin price (USD) at the end of the day. */
+    current_price: z.number().positive(),
+  })
+  .meta({ id: 'StatisticTradeItem' });
+export type StatisticTradeItem = z.infer<typeof statisticTradeItem>;
+
+/** GET /public/get_statistic_trade_by_month/: the items of the last 30 complete days, oldest first. */
+export const statisticTradeByMonthAnswer = resultOf(
+  z.object({ statistic_trade_by_month_list: z.array(statisticTradeItem) }),
+);
