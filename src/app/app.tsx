@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
+import { Loader } from '../components/ui';
 import { BITCOIN_REFRESH_MS } from '../config/constants';
 import { AnalysisPage } from '../features/analysis/components/analysis-page';
 import { ProfilePage } from '../features/auth/components/profile-page';
@@ -10,10 +11,16 @@ import { TradingPage } from '../features/trades/components/trading-page';
 import { ErrorPage } from './error-page';
 import { Layout } from './layout';
 import { AboutPage } from './pages/about-page';
-import { ComingLaterPage } from './pages/coming-later-page';
 import { MainPage } from './pages/main-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { ProtectedRoute } from './protected-route';
+
+// The dashboard and its nivo charts are lazy chunks, outside the initial bundle.
+const DashboardPage = lazy(() =>
+  import('../features/statistics/components/dashboard-page').then((module) => ({
+    default: module.DashboardPage,
+  })),
+);
 
 /** The routes of SPEC.md §2: unknown paths go to /404, protected ones to / without a user. */
 export const ROUTES: RouteObject[] = [
@@ -63,7 +70,9 @@ export const ROUTES: RouteObject[] = [
             path: '/dashboard',
             element: (
               <ProtectedRoute>
-                <ComingLaterPage titleKey="nav.dashboard" />
+                <Suspense fallback={<Loader fill />}>
+                  <DashboardPage />
+                </Suspense>
               </ProtectedRoute>
             ),
           },

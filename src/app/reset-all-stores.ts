@@ -10,6 +10,7 @@ import { resetPreferencesStore } from '../features/preferences/preferences-store
 import { resetPricesStore } from '../features/prices/prices-store';
 import { resetSignalInfoStore } from '../features/signals/signal-info-store';
 import { resetSignalsStore } from '../features/signals/signals-store';
+import { resetStatisticsStore } from '../features/statistics/statistics-store';
 import { resetSymbolsStore } from '../features/symbols/symbols-store';
 import { resetThemeStore } from '../features/theme/theme-store';
 import { resetPinCodeStore } from '../features/trade-tokens/pin-code-store';
@@ -33,6 +34,7 @@ export const STORE_RESETS: readonly (() => void)[] = [
   resetPricesStore,
   resetSignalsStore,
   resetSignalInfoStore,
+  resetStatisticsStore,
   resetTradesStore,
   resetLayoutStore,
 ];
