@@ -1,7 +1,7 @@
 // Analysis (SPEC.md §2 "Analysis", §3 Analysis request / Result, §5 Analysis, §7 POST /analysis/get_analysis/):
 // how the signals relate to the market's moves before and after them, as Pearson correlations over lags.
 import { z } from 'zod';
-import { resultOf } from './common';
+import { apiDateTime, resultOf } from './common';
 
 /** Width of one bucket of the series, ms (5 minutes, like one last-day statistics point, SPEC.md §9). */
 export const ANALYSIS_BUCKET_MS = 5 * 60_000;
@@ -17,9 +17,7 @@ export const ANALYSIS_RANGE_INVERTED = 'datatime_end must not be before datatime
 export const ANALYSIS_RANGE_TOO_LONG = `The range must not be longer than ${ANALYSIS_MAX_RANGE_DAYS} days`;
 
 /** An ISO-8601 date-time with its zone (Z or ±hh:mm), as Date.prototype.toISOString() writes it. */
-const isoDateTime = z.iso.datetime({ offset: true }).refine((value) => !Number.isNaN(Date.parse(value)), {
-  message: 'Invalid date',
-});
+const isoDateTime = apiDateTime;
 
 /**
  * POST /analysis/get_analysis/ body. The SPA sends the start day at 00:00:00.000 and the end day at

@@ -4,7 +4,7 @@
 // never binary floating point. The rules (trailing stop, UI statuses, error trades) are documented in
 // docs/decisions.md "Trading".
 import { z } from 'zod';
-import { resultOf } from './common';
+import { apiDateTime, resultOf } from './common';
 import { PLATFORM_PREFERENCE_BOUNDS, isOnStep, type PreferenceBound } from './preferences';
 import { candlePoint, signalDirection } from './signals';
 
@@ -227,8 +227,8 @@ export const tradeUuidParams = z.object({ trade_uuid: z.uuid() });
 /** GET /trade/get_trades_history/ query (SPEC.md §7): trades created in [start_date, end_date]. */
 export const tradeHistoryQuery = z
   .object({
-    start_date: z.iso.datetime({ offset: true }),
-    end_date: z.iso.datetime({ offset: true }),
+    start_date: apiDateTime,
+    end_date: apiDateTime,
     offset: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(100_000).default(100_000),
   })

@@ -60,6 +60,10 @@ export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: 256 * 1024,
+    // Errors of the router itself (a bad percent escape, an over-long parameter) as { detail } too.
+    frameworkErrors: (error, _request, reply) => {
+      void reply.code((error.statusCode ?? 400) as never).send({ detail: error.message } as never);
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

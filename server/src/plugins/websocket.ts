@@ -114,19 +114,24 @@ export const websocketPlugin = fp<WebsocketOptions>(
     { hub, greeting, consumeToken, heartbeatMs = WS_HEARTBEAT_MS, onClientEvent },
   ) => {
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-    app.get(
-      '/api/ws_core/:token',
-      {
-        websocket: true,
-        schema: { hide: true },
-        // The token is checked before the upgrade completes, so the handler below attaches its listeners
-        // synchronously and no early frame is lost.
-        preValidation: async (request: FastifyRequest) => {
-          const { token } = request.params as { token?: string };
-          request.wsUserUuid = token ? await consumeToken(token) : undefined;
-        },
+    app.route({
+      method: 'GET',
+      url: '/api/ws_core/:token',
+      schema: { hide: true },
+      // The token is checked before the upgrade completes, so the handler below attaches its listeners
+      // synchronously and no early frame is lost. A plain HTTP request never spends a token.
+      preValidation: async (request: FastifyRequest) => {
+        if (request.headers.upgrade?.toLowerCase() !== 'websocket') return;
+        const { token } = request.params as { token?: string };
+        request.wsUserUuid = token ? await consumeToken(token) : undefined;
       },
-      (socket, request) => {
+      // The same path without an upgrade: a 426 that says what the path is for.
+      handler: async (_request, reply) =>
+        reply
+          .status(426)
+          .header('upgrade', 'websocket')
+          .send({ detail: 'This path takes a websocket connection (Upgrade: websocket)' }),
+      wsHandler: (socket, request) => {
         const userUuid = request.wsUserUuid;
         if (!userUuid) {
           socket.close(WS_UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired websocket token');
@@ -151,7 +156,7 @@ export const websocketPlugin = fp<WebsocketOptions>(
         });
         for (const event of greeting()) hub.send(socket, event);
       },
-    );
+    });
     const heartbeat = setInterval(() => hub.sweep(), heartbeatMs).unref();
     app.addHook('onClose', async () => {
       clearInterval(heartbeat);
