@@ -9,6 +9,7 @@ export default defineConfig({
     './server/src/db/schema.ts',
     './server/src/db/schema-signals.ts',
     './server/src/db/schema-trades.ts',
+    './server/src/db/schema-statistics.ts',
   ],
   out: './server/src/db/migrations',
 });

@@ -3,8 +3,8 @@
 // live core started afterwards continues the stored track record consistently.
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db';
-import { signals } from '../db/schema-signals';
-import { backfill, needsBackfill } from './backfill';
+import { neurons, signals } from '../db/schema-signals';
+import { backfill, insertInBulk, needsBackfill } from './backfill';
 import { followingPlatforms, symbolsByPair } from './signal-store';
 import { SignalEngine } from './signal-engine';
 import {
@@ -100,5 +100,32 @@ describe('backfill', () => {
     expect(await runCore(db, seededMarket(2), 1440 - 800, 2 * 1440)).toEqual([]);
     const after = await expectConsistent(db);
     expect(after.signals).toBeGreaterThan(before);
+  }, 120_000);
+});
+
+describe('insertInBulk', () => {
+  it('stores the same rows by COPY (PGlite) and by JSON (PostgreSQL’s way), keeping rows already stored', async () => {
+    for (const way of ['auto', 'json'] as const) {
+      const handle = await openDatabase({});
+      handles.push(handle);
+      const rows = [
+        {
+          neuron_uuid: '00000000-0000-4000-8000-000000000001',
+          neuron_tag_name: 'a "quoted", comma',
+          description: '',
+          created_at: new Date(Date.UTC(2026, 0, 1)),
+        },
+        {
+          neuron_uuid: '00000000-0000-4000-8000-000000000002',
+          neuron_tag_name: 'line\nbreak',
+          description: 'x',
+          created_at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)),
+        },
+      ];
+      await insertInBulk(handle.db, neurons, rows, way);
+      await insertInBulk(handle.db, neurons, [{ ...rows[0]!, description: 'not replaced' }], way);
+      const read = await handle.db.select().from(neurons).orderBy(neurons.neuron_uuid);
+      expect(read).toEqual(rows);
+    }
   }, 120_000);
 });

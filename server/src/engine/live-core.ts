@@ -28,7 +28,7 @@ import {
 } from './signal-store';
 
 /** minimal_accuracy is a percent with two decimals (SPEC.md §5); this absorbs binary rounding only. */
-const ACCURACY_TOLERANCE = 1e-9;
+export const ACCURACY_TOLERANCE = 1e-9;
 
 export interface LiveCoreOptions {
   feed: MarketFeed;
@@ -184,7 +184,7 @@ async function restoreTrackRecords(
   }
 }
 
-function toWireSignal(
+export function toWireSignal(
   row: SignalRow,
   symbol: SymbolRow,
   platform: PlatformRow,

@@ -1,45 +1,35 @@
 // The trade monitor (DESIGN.md "How data flows"): keeps every open trade in memory, recalculates it on each
-// mark price of its symbol and marks the temporary UI statuses of SPEC.md §4 "Trade status and UI status".
-// - Each price: trade_current_price, trade_last_update_price (1 / -1 / 0 against the previous price), PNL and
-//   ROE (trade-math.ts, trade-core decimals), the best ROE and the trailing level
-//   max(previous level, best ROE − trade_treiling_stop_percent), starting at −trade_stop_loss_percent. The best
-//   ROE is the best gain (ROE above 0): at the open and while the trade only lost, the level stays at −SL %.
-// - UI statuses fire on an edge: only when their condition becomes true (the conditions of the last price are
-//   kept, also across a reset to open and a restart). TAKE_PROFIT: ROE ≥ take profit %. STOP_LOSS: ROE ≤
-//   −stop loss %. TREILING_STOP: the level has risen above −stop loss % and ROE ≤ the level. When several become
-//   true on one price the protective one wins: STOP_LOSS, then TREILING_STOP, then TAKE_PROFIT.
+// mark price of its symbol and marks the temporary UI statuses of SPEC.md §4 "Trade status and UI status" with
+// the per-trade rules of trade-rules.ts (price fields, trailing level, edge-triggered TAKE_PROFIT / STOP_LOSS /
+// TREILING_STOP, DIRECTION_SIGNAL / REVERSE_SIGNAL, which status may replace which). The edge state (the
+// conditions of the last price) is kept, also across a reset to open and a restart.
 // - A live signal on the symbol of an open trade of its platform, whose accuracy reaches the owner's
-//   minimal_accuracy (the signals the owner is sent): DIRECTION_SIGNAL in the trade's direction, else
-//   REVERSE_SIGNAL.
-// - A UI status never replaces another one, except STOP_LOSS and TREILING_STOP replacing DIRECTION_SIGNAL.
-// A UI status change is stored at once and sent to the owner (trade_updated_response_from_core); the price
-// fields are stored in batches every PERSIST_INTERVAL_MS, so a restart loses at most that much of them.
+//   minimal_accuracy (the signals the owner is sent), marks DIRECTION_SIGNAL or REVERSE_SIGNAL.
+// A UI status change is stored at once, sent to the owner (trade_updated_response_from_core) and handed to the
+// UI status listeners (the house follower acts on its own trades' statuses); the price fields are stored in
+// batches every PERSIST_INTERVAL_MS, so a restart loses at most that much of them.
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { TradeStatus, TradeUiStatus, type TradeCalculated } from '../../../contracts';
+import { TradeStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
 import type { SocketHub } from '../plugins/websocket';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
-import { compareDecimals } from '../lib/trade-core';
-import {
-  positionMargin,
-  pnlAndRoe,
-  priceDirection,
-  raiseTrailingLevel,
-  percentText,
-  type TradePosition,
-} from '../services/trade-math';
+import type { TradePosition } from '../services/trade-math';
 import { calculatedOf } from '../services/trades';
 import type { MarketFeed, MarkPriceTick } from './market-feed';
 import { minimalAccuracies } from './signal-store';
+import {
+  applyPrice,
+  mayMark,
+  reachesMinimalAccuracy,
+  signalUiStatus,
+  tradeTerms,
+  type TradeTerms,
+} from './trade-rules';
 
 /** Price fields of open trades are written at most this often. */
 export const PERSIST_INTERVAL_MS = 5000;
-/** minimal_accuracy is a percent with two decimals; this absorbs binary rounding only (as live-core does). */
-const ACCURACY_TOLERANCE = 1e-9;
-
-const Condition = { TAKE_PROFIT: 1, STOP_LOSS: 2, TREILING_STOP: 4 } as const;
 
 /** What the monitor needs of a trade row and its symbol. */
 export type WatchableTrade = TradeRow & { symbol_pair: string };
@@ -50,15 +40,20 @@ interface LiveTrade {
   platform_uuid: string;
   symbol_uuid: string;
   symbol_pair: string;
-  position: TradePosition;
-  margin: string;
-  stopLossPercent: number;
-  takeProfitPercent: number;
-  trailingPercent: number;
+  terms: TradeTerms;
   calc: TradeCalculated;
   bestRoe: string | null;
   conditions: number;
   dirty: boolean;
+}
+
+/** A UI status the monitor marked on a trade (after storing was queued and the owner was told). */
+export interface UiStatusMark {
+  trade_uuid: string;
+  user_uuid: string;
+  platform_uuid: string;
+  symbol_uuid: string;
+  trade_ui_status: TradeUiStatus;
 }
 
 /** A stored live signal, as live-core hands it over. */
@@ -85,6 +80,7 @@ export class TradeMonitor {
   private readonly trades = new Map<string, LiveTrade>();
   private readonly byPair = new Map<string, Set<string>>();
   private readonly prices = new Map<string, string>();
+  private readonly listeners = new Set<(mark: UiStatusMark) => void>();
   private readonly clock: () => number;
   private timer: NodeJS.Timeout | undefined;
   /** Writes run one after the other, in the order they were asked for. */
@@ -138,11 +134,12 @@ export class TradeMonitor {
       platform_uuid: row.platform_uuid,
       symbol_uuid: row.symbol_uuid,
       symbol_pair: row.symbol_pair,
-      position,
-      margin: positionMargin(position),
-      stopLossPercent: row.trade_stop_loss_percent,
-      takeProfitPercent: row.trade_take_profit_percent,
-      trailingPercent: row.trade_treiling_stop_percent,
+      terms: tradeTerms({
+        position,
+        stopLossPercent: row.trade_stop_loss_percent,
+        takeProfitPercent: row.trade_take_profit_percent,
+        trailingPercent: row.trade_treiling_stop_percent,
+      }),
       calc: calculatedOf(row),
       bestRoe: row.trade_best_roe,
       conditions: row.monitor_conditions,
@@ -187,6 +184,12 @@ export class TradeMonitor {
     return this.trades.size;
   }
 
+  /** Calls `listener` with every UI status marked from now on; answers the function that stops it. */
+  onUiStatus(listener: (mark: UiStatusMark) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** One mark price of a symbol pair: every open trade on it is recalculated. */
   onPrice(symbolPair: string, price: string): void {
     this.prices.set(symbolPair, price);
@@ -210,9 +213,8 @@ export class TradeMonitor {
       const thresholds = await minimalAccuracies(this.options.db, owners);
       for (const trade of concerned) {
         const minimal = thresholds.get(trade.user_uuid) ?? DEFAULT_TRADE_PREFERENCES.minimal_accuracy;
-        if (signal.accuracy * 100 + ACCURACY_TOLERANCE < minimal) continue;
-        const same = signal.direction === trade.position.trade_direction;
-        this.mark(trade, same ? TradeUiStatus.DIRECTION_SIGNAL : TradeUiStatus.REVERSE_SIGNAL);
+        if (!reachesMinimalAccuracy(signal.accuracy, minimal)) continue;
+        this.mark(trade, signalUiStatus(trade.terms.position.trade_direction, signal.direction));
       }
     }
   }
@@ -245,56 +247,57 @@ export class TradeMonitor {
   }
 
   private recalculate(trade: LiveTrade, price: string): void {
-    const { pnl, roe } = pnlAndRoe(trade.position, price, trade.margin);
-    // The best ROE counts gains only: at the open (ROE 0) or while losing, the level stays −stop loss %.
-    const gain = compareDecimals(roe, 0) > 0 ? roe : null;
-    const best =
-      gain !== null && (trade.bestRoe === null || compareDecimals(gain, trade.bestRoe) > 0)
-        ? gain
-        : trade.bestRoe;
-    const level =
-      best === null
-        ? trade.calc.trade_treiling_stop_percent_current
-        : raiseTrailingLevel(trade.calc.trade_treiling_stop_percent_current, best, trade.trailingPercent);
+    const { state, rises } = applyPrice(
+      trade.terms,
+      {
+        trade_current_price: trade.calc.trade_current_price,
+        trade_last_update_price: trade.calc.trade_last_update_price,
+        trade_pnl_current: trade.calc.trade_pnl_current,
+        trade_roe_current: trade.calc.trade_roe_current,
+        trade_treiling_stop_percent_current: trade.calc.trade_treiling_stop_percent_current,
+        trade_best_roe: trade.bestRoe,
+        monitor_conditions: trade.conditions,
+      },
+      price,
+    );
     trade.calc = {
       ...trade.calc,
-      trade_last_update_price: priceDirection(trade.calc.trade_current_price, price),
-      trade_current_price: price,
-      trade_pnl_current: pnl,
-      trade_roe_current: roe,
-      trade_treiling_stop_percent_current: level,
+      trade_last_update_price: state.trade_last_update_price,
+      trade_current_price: state.trade_current_price,
+      trade_pnl_current: state.trade_pnl_current,
+      trade_roe_current: state.trade_roe_current,
+      trade_treiling_stop_percent_current: state.trade_treiling_stop_percent_current,
       trade_update_timestamp: new Date(this.clock()).toISOString(),
     };
-    trade.bestRoe = best;
+    trade.bestRoe = state.trade_best_roe;
+    trade.conditions = state.monitor_conditions;
     trade.dirty = true;
-
-    const stopLevel = percentText(-trade.stopLossPercent);
-    let conditions = 0;
-    if (compareDecimals(roe, percentText(trade.takeProfitPercent)) >= 0) conditions |= Condition.TAKE_PROFIT;
-    if (compareDecimals(roe, stopLevel) <= 0) conditions |= Condition.STOP_LOSS;
-    if (compareDecimals(level, stopLevel) > 0 && compareDecimals(roe, level) <= 0) {
-      conditions |= Condition.TREILING_STOP;
-    }
-    const rising = conditions & ~trade.conditions;
-    trade.conditions = conditions;
-    if (rising & Condition.STOP_LOSS) this.mark(trade, TradeUiStatus.STOP_LOSS);
-    else if (rising & Condition.TREILING_STOP) this.mark(trade, TradeUiStatus.TREILING_STOP);
-    else if (rising & Condition.TAKE_PROFIT) this.mark(trade, TradeUiStatus.TAKE_PROFIT);
+    if (rises) this.mark(trade, rises);
   }
 
   /** Sets a UI status when the precedence rule allows it; stores it and tells the owner. */
   private mark(trade: LiveTrade, status: TradeUiStatus): void {
-    const current = trade.calc.trade_ui_status;
-    const overrides =
-      current === TradeUiStatus.DIRECTION_SIGNAL &&
-      (status === TradeUiStatus.STOP_LOSS || status === TradeUiStatus.TREILING_STOP);
-    if (current !== null && !overrides) return;
+    if (!mayMark(trade.calc.trade_ui_status, status)) return;
     trade.calc = { ...trade.calc, trade_ui_status: status };
     void this.persistNow(trade);
     this.options.hub.sendToUser(trade.user_uuid, {
       event: 'trade_updated_response_from_core',
       message: { trade_uuid: trade.trade_uuid, trade_update_calculated: { ...trade.calc } },
     });
+    const mark: UiStatusMark = {
+      trade_uuid: trade.trade_uuid,
+      user_uuid: trade.user_uuid,
+      platform_uuid: trade.platform_uuid,
+      symbol_uuid: trade.symbol_uuid,
+      trade_ui_status: status,
+    };
+    for (const listener of this.listeners) {
+      try {
+        listener(mark);
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'trade monitor: a UI status listener failed');
+      }
+    }
   }
 
   private persistNow(trade: LiveTrade): Promise<void> {

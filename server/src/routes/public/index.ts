@@ -1,11 +1,14 @@
-// /api/public/* (SPEC.md §7): anonymous market information.
+// /api/public/* (SPEC.md §7): anonymous market information and the public statistics (statistics.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getBitcoinPublicInformationAnswer, getBitcoinPublicTrendDataAnswer } from '../../../../contracts';
 import { bitcoinInformation, bitcoinTrendData } from '../../engine/bitcoin-information';
 import type { MarketFeed } from '../../engine/market-feed';
 import { HttpError } from '../../plugins/errors';
+import { statisticsRoutes } from './statistics';
 
 export const publicRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (app, { feed }) => {
+  await app.register(statisticsRoutes);
+
   app.get(
     '/get_bitcoin_public_information/',
     { schema: { tags: ['public'], response: { 200: getBitcoinPublicInformationAnswer } } },
