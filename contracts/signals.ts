@@ -129,3 +129,21 @@ export const signalHistory = z
   .meta({ id: 'SignalHistory' });
 export type SignalHistory = z.infer<typeof signalHistory>;
 export const getSignalHistoryAnswer = resultOf(signalHistory);
+
+/** Query of GET /signal/get_recent_signal_list/: how many signals, newest first (1 … 100, default 20). */
+export const recentSignalListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type RecentSignalListQuery = z.infer<typeof recentSignalListQuery>;
+
+/**
+ * GET /signal/get_recent_signal_list/: the newest stored signals the trader would have been sent (an accuracy
+ * reaching their minimal_accuracy, on a platform they can trade) and has not traded yet, newest first, so a
+ * page that (re)connects shows the cards whose 99 s countdown is still running. server_time is the server's
+ * clock when it answered: a card's age is measured on it, so a browser with a wrong clock counts right.
+ */
+export const recentSignalList = z
+  .object({ signal_list: z.array(signal), server_time: z.string() })
+  .meta({ id: 'RecentSignalList' });
+export type RecentSignalList = z.infer<typeof recentSignalList>;
+export const getRecentSignalListAnswer = resultOf(recentSignalList);

@@ -6,8 +6,8 @@ import { signalByUuid } from './signals';
 import { tradeCalculated } from './trades';
 
 /**
- * Milliseconds since the epoch at which the server serialised the frame (fractional). Optional and only for
- * measuring delivery latency (bench/ws-throughput); the SPA ignores it.
+ * Milliseconds since the epoch at which the server serialised the frame (fractional). Optional: for measuring
+ * delivery latency (bench/ws-throughput), and the SPA measures a signal's age on it (signals-store.ts).
  */
 const sentAt = z.number().optional();
 

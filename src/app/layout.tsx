@@ -35,7 +35,8 @@ export function Layout() {
       <Sidebar />
       <div className="app-column">
         <Header />
-        <main className="app-main" id="main">
+        {/* The page scrolls inside <main>: focusable, so a keyboard can scroll a page without links. */}
+        <main className="app-main" id="main" tabIndex={0}>
           {is_init ? <Loader fill /> : <Outlet />}
         </main>
         <Footer />

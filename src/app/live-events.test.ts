@@ -4,7 +4,8 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
 import { notificationsStore } from '../features/notifications/notifications-store';
 import { pricesStore } from '../features/prices/prices-store';
-import { signalsStore } from '../features/signals/signals-store';
+import { getRecentSignalList } from '../features/signals/api/get-recent-signal-list';
+import { signalSecondsLeft, signalsStore } from '../features/signals/signals-store';
 import { getOpenTrades } from '../features/trades/api/get-open-trades';
 import { makeCalculated, makeTrade } from '../features/trades/testing/trade-fixtures';
 import { setOpenTrades, tradesStore } from '../features/trades/trades-store';
@@ -16,6 +17,9 @@ import { BTC_UUID, byUuid, ETH_UUID, makePrice, makeSignal, PLATFORM_UUID } from
 import { loadTradeCoreForTests } from './testing/load-trade-core';
 
 vi.mock('../features/trades/api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
+vi.mock('../features/signals/api/get-recent-signal-list', () => ({
+  getRecentSignalList: vi.fn(async () => ({ signal_list: [], server_time: new Date().toISOString() })),
+}));
 
 const TRADE_UUID = '66666666-6666-4666-8666-666666666666';
 
@@ -28,6 +32,7 @@ beforeEach(() => {
   localStorage.clear();
   resetAllStores();
   vi.mocked(getOpenTrades).mockClear();
+  vi.mocked(getRecentSignalList).mockClear();
 });
 afterEach(() => {
   stopLiveEvents();
@@ -88,6 +93,7 @@ describe('routeServerEvent', () => {
       client,
     );
     expect(signalsStore.signal_list).toEqual([signal.signal_uuid]);
+    expect(signalSecondsLeft(signalsStore.countdown_start_by_uuid[signal.signal_uuid]!, Date.now())).toBe(99);
     const information = { current_price: 97_000, trend_moment: -1 as const, trend_prediction: -0.3 };
     routeServerEvent(
       { event: 'bitcoin_public_information_from_core', message: { bitcoin_public_information: information } },
@@ -100,6 +106,20 @@ describe('routeServerEvent', () => {
       description: ['notification.websocket_receive_event_error', 'Unknown event'],
     });
   });
+});
+
+test('a pushed signal counts down from its age on the server’s clock (sent_at)', () => {
+  const sentAt = Date.UTC(2026, 10, 22, 9, 0, 30);
+  const signal = makeSignal({ signal_created_at: new Date(sentAt - 25_000).toISOString() });
+  routeServerEvent(
+    {
+      event: 'signal_from_core',
+      message: { signal_by_uuid: byUuid(signal), trend_moment: 1, sent_at: sentAt + 0.25 },
+    },
+    fakeClient(true),
+  );
+  const start = signalsStore.countdown_start_by_uuid[signal.signal_uuid]!;
+  expect(signalSecondsLeft(start, Date.now())).toBe(74);
 });
 
 describe('trade_updated_response_from_core', () => {
@@ -186,6 +206,12 @@ describe('startLiveEvents against a real websocket server', () => {
   });
 
   test('connects with a token, routes events to the stores, and stops on logout', async () => {
+    const serverNow = Date.now();
+    const recent = makeSignal({ signal_created_at: new Date(serverNow - 10_000).toISOString() });
+    vi.mocked(getRecentSignalList).mockResolvedValueOnce({
+      signal_list: [recent],
+      server_time: new Date(serverNow).toISOString(),
+    });
     const tokens: string[] = [];
     const connected = new Promise<WebSocket>((resolve) =>
       server.once('connection', (socket, request) => {
@@ -202,6 +228,11 @@ describe('startLiveEvents against a real websocket server', () => {
     expect(tokens).toEqual(['/api/ws_core/single-use']);
     // Every (re)connection reads the open trades again: updates sent while it was down are lost.
     await vi.waitFor(() => expect(getOpenTrades).toHaveBeenCalledTimes(1));
+    // … and the recent signals, whose cards come back with the rest of their countdown.
+    await vi.waitFor(() => expect(signalsStore.signal_list).toEqual([recent.signal_uuid]));
+    expect(
+      signalSecondsLeft(signalsStore.countdown_start_by_uuid[recent.signal_uuid]!, Date.now()),
+    ).toBeLessThanOrEqual(89);
     const signal = makeSignal();
     socket.send(
       JSON.stringify({
@@ -209,7 +240,9 @@ describe('startLiveEvents against a real websocket server', () => {
         message: { signal_by_uuid: byUuid(signal), trend_moment: 0 },
       }),
     );
-    await vi.waitFor(() => expect(signalsStore.signal_list).toEqual([signal.signal_uuid]));
+    await vi.waitFor(() =>
+      expect(signalsStore.signal_list).toEqual([signal.signal_uuid, recent.signal_uuid]),
+    );
     expect(notificationsStore.notification_list.map((item) => item.description[0])).toContain(
       'notification.websocket_connected',
     );

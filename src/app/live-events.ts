@@ -8,7 +8,7 @@ import { authStore, takeWebsocketToken } from '../features/auth/auth-store';
 import { setBitcoinInformation } from '../features/bitcoin/bitcoin-store';
 import { addNotification, NotificationType } from '../features/notifications/notifications-store';
 import { pushSymbolPrice } from '../features/prices/prices-store';
-import { pushSignals } from '../features/signals/signals-store';
+import { loadRecentSignals, pushSignals } from '../features/signals/signals-store';
 import {
   applyTradeCalculated,
   findOpenTradeUuidBySymbol,
@@ -57,8 +57,9 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
     case 'signal_from_core':
       // A signal on a symbol with an open trade also flags that trade DIRECTION_SIGNAL or REVERSE_SIGNAL
       // (SPEC.md §4). The server's trade monitor is the one source of those flags: it pushes
-      // trade_updated_response_from_core, which the case below applies.
-      pushSignals(event.message.signal_by_uuid);
+      // trade_updated_response_from_core, which the case below applies. A card counts down from when the
+      // signal was made, its age measured on the server's clock (sent_at).
+      pushSignals(event.message.signal_by_uuid, Date.now(), event.message.sent_at);
       return;
     case 'trade_updated_response_from_core': {
       const { trade_uuid, trade_update_calculated } = event.message;
@@ -85,8 +86,12 @@ export function startLiveEvents(options: Partial<WsClientOptions> = {}): () => v
     onEvent: (event) => routeServerEvent(event, client),
     onStatus: (status, detail) => {
       notifyConnectionStatus(status, detail);
-      // Updates sent while the socket was down are lost: every (re)connection reads the open trades again.
-      if (status === WsStatus.CONNECTED) void loadOpenTrades();
+      // Updates sent while the socket was down are lost: every (re)connection reads the open trades again,
+      // and the recent signals, so the cards of signals still counting down come back after a reload.
+      if (status === WsStatus.CONNECTED) {
+        void loadOpenTrades();
+        void loadRecentSignals();
+      }
     },
     ...options,
   });

@@ -129,8 +129,19 @@ export async function openPosition(
   // A retried open (same signal) whose market order went through: continue from that order.
   const earlier = await client.getOrder(symbol, ids.open);
   let order: OrderResult;
-  if (earlier?.status === 'FILLED') order = earlier;
-  else {
+  if (earlier?.status === 'FILLED') {
+    // ...unless this signal's position was closed again (its stop was refused, or it was closed by hand):
+    // then there is nothing to continue, and a signal is traded once.
+    const closed = await client.getOrder(symbol, ids.close);
+    if (closed?.status === 'FILLED') {
+      throw new ExchangeError(
+        'openPosition',
+        ExchangeFailure.EXCHANGE,
+        "This signal's position was already opened and closed again; a signal is traded once",
+      );
+    }
+    order = earlier;
+  } else {
     const { markPrice } = await client.getPositionRisk(symbol);
     const quantity = orderQuantity({
       margin: input.trade_margin,

@@ -25,6 +25,8 @@ export async function freePort(): Promise<number> {
 
 export interface RunningApp {
   baseUrl: string;
+  /** The embedded paper exchange (loopback): its Binance-compatible API and its /admin/* endpoints. */
+  paperUrl: string;
   dataDir: string;
   output: () => string;
   stop: () => Promise<void>;
@@ -67,6 +69,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   }
   return {
     baseUrl,
+    paperUrl: `http://127.0.0.1:${paperPort}`,
     dataDir,
     output: () => log,
     stop: async () => {

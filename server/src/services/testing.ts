@@ -131,7 +131,9 @@ export async function ensureTestSymbol(
   return row!;
 }
 
+/** Minutes back from a fixed start, so every test signal of a process has its own created_at (and uuid). */
 let signalSequence = 0;
+const SIGNAL_BASE_MS = Math.floor(Date.now() / 60_000) * 60_000;
 
 /**
  * A stored signal, through the signal store's own insert (the Binance platform by default: it is enabled
@@ -167,7 +169,7 @@ export async function insertTestSignal(
       priceEnter: options.price ?? '97000',
       accuracy: options.accuracy ?? 0.7,
       trendMoment: 1,
-      createdAt: Math.floor(Date.now() / 60_000) * 60_000 - signalSequence * 60_000,
+      createdAt: SIGNAL_BASE_MS - signalSequence * 60_000,
     },
     symbol.symbol_uuid,
     [platform],

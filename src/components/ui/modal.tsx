@@ -85,7 +85,10 @@ export function Modal({ isOpen, onClose, title, size = ModalSize.M, children, fo
             </svg>
           </button>
         </div>
-        <div className="modal-body">{children}</div>
+        {/* Focusable, so a keyboard can scroll a long body with nothing focusable in it. */}
+        <div className="modal-body" tabIndex={0}>
+          {children}
+        </div>
         {footer ? <div className="modal-footer">{footer}</div> : null}
       </div>
     </div>,

@@ -22,9 +22,9 @@ export function useSignalTimers(isActive: boolean): void {
       const minimalAccuracy = preferencesStore.trade_preferences?.minimal_accuracy;
       for (const signalUuid of signalsStore.signal_list) {
         const signal = signalsStore.signal_by_uuid[signalUuid];
-        const receivedAt = signalsStore.received_at_by_uuid[signalUuid];
-        if (!signal || receivedAt === undefined || attempted.has(signalUuid)) continue;
-        const due = isAutoOpenDue(signal, now - receivedAt, {
+        const start = signalsStore.countdown_start_by_uuid[signalUuid];
+        if (!signal || start === undefined || attempted.has(signalUuid)) continue;
+        const due = isAutoOpenDue(signal, now - start, {
           autoOpenDelayS: delay,
           minimalAccuracyPercent: minimalAccuracy,
           tokenLevel: tradeTokensStore.token_by_platform_uuid[signal.platform_uuid]?.level,

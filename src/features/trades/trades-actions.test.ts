@@ -274,11 +274,12 @@ describe('opening a trade in client mode', () => {
     expect(signalsStore.signal_list).toEqual([signal.signal_uuid]);
   });
 
-  test('a refused stop whose position was closed again: an error telling so, nothing recorded', async () => {
+  test('a refused stop whose position was closed again: an error telling so, nothing recorded, the card goes', async () => {
     vi.mocked(openPosition).mockRejectedValue(
       new TradeOpenError(OpenFailure.STOP_REJECTED_POSITION_CLOSED, exchangeError(-4014), OPENED),
     );
     const signal = addSignal();
+    const other = addSignal();
     await openTradeFromSignal(signal.signal_uuid);
     expect(api.createClientTrade).not.toHaveBeenCalled();
     expect(notes()).toEqual([
@@ -288,6 +289,18 @@ describe('opening a trade in client mode', () => {
         isOnlyManualClose: false,
       },
     ]);
+    // Trading the card again would reuse the filled opening order of a position that is closed.
+    expect(signalsStore.signal_list).toEqual([other.signal_uuid]);
+  });
+
+  test('an unconfirmed order keeps the card, so trading it again can record the position', async () => {
+    const timeout = new ExchangeError('placeMarketOrder', ExchangeFailure.TIMEOUT, 'Timeout');
+    vi.mocked(openPosition).mockRejectedValue(
+      new TradeOpenError(OpenFailure.ORDER_UNCONFIRMED, timeout, { trade_order_id: 'sdo-order' }),
+    );
+    const signal = addSignal();
+    await openTradeFromSignal(signal.signal_uuid);
+    expect(signalsStore.signal_list).toEqual([signal.signal_uuid]);
   });
 
   test('an unconfirmed order: an error that stays until closed, pointing to Repair', async () => {
@@ -370,6 +383,18 @@ describe('opening a trade in server mode', () => {
       isOnlyManualClose: false,
     });
     expect(signalsStore.signal_list).toEqual([second.signal_uuid]);
+  });
+
+  test('no answer in time: a Warning that stays says the trade may still open; the card stays', async () => {
+    useMode(1);
+    const signal = addSignal();
+    api.createServerTrade.mockRejectedValueOnce(new ApiError(ApiErrorKind.TIMEOUT_ERROR, 'Timeout'));
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await openTradeFromSignal(signal.signal_uuid);
+    expect(notes()).toEqual([
+      { type: 'Warning', description: ['trades.notify.server_open_timeout'], isOnlyManualClose: true },
+    ]);
+    expect(signalsStore.signal_list).toEqual([signal.signal_uuid]);
   });
 });
 

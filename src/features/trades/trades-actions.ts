@@ -9,6 +9,7 @@ import {
   type PlatformPreferences,
   type Trade,
 } from '../../../contracts';
+import { ApiError, ApiErrorKind } from '../../lib/api-client';
 import { ExchangeClient } from '../../lib/exchange-client';
 import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../lib/trade-flow';
 import { authStore } from '../auth/auth-store';
@@ -71,19 +72,45 @@ export async function openTradeFromSignal(signalUuid: string): Promise<void> {
   const base = { signal_uuid: signalUuid, ...preferences };
   try {
     if (tradeSide() === TradeSide.SERVER) {
-      await createServerTrade({ ...base, pin_code: pinCode });
+      const answered = await createServerTradeOrTimeout({ ...base, pin_code: pinCode });
+      if (!answered) return;
     } else {
       const opened = await openInClientMode(signalUuid, pinCode, preferences);
       if (!opened) return;
     }
   } catch (error) {
-    if (error instanceof TradeOpenError) notifyOpenFailure(error);
-    else notifyFailure('trades.notify.open_failed', error, [signal.symbol.symbol_pair]);
+    if (error instanceof TradeOpenError) {
+      notifyOpenFailure(error);
+      // The position was opened and closed again: the card goes. Its signal's order ids are spent, and trading
+      // it again would find the filled opening order and record a position that no longer exists.
+      if (error.failure === OpenFailure.STOP_REJECTED_POSITION_CLOSED) removeSignal(signalUuid);
+    } else notifyFailure('trades.notify.open_failed', error, [signal.symbol.symbol_pair]);
     return;
   }
   notifySuccess('notification.trade_opened');
   removeSignal(signalUuid);
   scheduleOpenTradesRefetch();
+}
+
+/**
+ * Server mode: the server runs the exchange steps, which can take longer than this page waits for an answer
+ * (each exchange call may take its own time-out). A time-out here says nothing about the trade: the server
+ * may still open it, and then tells every socket of the trader, so it shows in the list. The trader is told
+ * exactly that, and the card stays (trading it again is refused while that trade exists). False on a
+ * time-out; other failures are thrown.
+ */
+async function createServerTradeOrTimeout(body: Parameters<typeof createServerTrade>[0]): Promise<boolean> {
+  try {
+    await createServerTrade(body);
+    return true;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.kind !== ApiErrorKind.TIMEOUT_ERROR) throw error;
+    console.error(error);
+    addNotification(NotificationType.WARNING, 'trades.notify.server_open_timeout', {
+      isOnlyManualClose: true,
+    });
+    return false;
+  }
 }
 
 /** Client mode: the exchange steps with the decrypted token, then the record. False when a check failed. */

@@ -1,10 +1,11 @@
 // The trade store of SPEC.md §3 with the real trade-core: exact sums, recalculation updates, closing removes,
 // the UI-status clock start, and the open-trades read (the API call is mocked).
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BTC_UUID, ETH_UUID } from '../../app/testing/live-fixtures';
+import { BTC_UUID, byUuid, ETH_UUID, makeSignal } from '../../app/testing/live-fixtures';
 import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
 import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
 import { compareDecimals, sumDecimals } from '../../lib/trade-core';
+import { pushSignals, resetSignalsStore, signalsStore } from '../signals/signals-store';
 import { getOpenTrades } from './api/get-open-trades';
 import { makeCalculated, makeTrade } from './testing/trade-fixtures';
 import {
@@ -193,6 +194,17 @@ describe('reading the open trades', () => {
     expect(logged).toHaveBeenCalled();
     expect(countOpenTrades(tradesStore)).toBe(1);
     logged.mockRestore();
+  });
+
+  test('the card of a signal that has an open trade goes', async () => {
+    resetSignalsStore();
+    const trade = makeTrade();
+    const traded = makeSignal({ signal_uuid: trade.signal_uuid });
+    const other = makeSignal();
+    pushSignals(byUuid(traded, other));
+    vi.mocked(getOpenTrades).mockResolvedValueOnce([trade]);
+    await loadOpenTrades();
+    expect(signalsStore.signal_list).toEqual([other.signal_uuid]);
   });
 
   test('a scheduled re-read runs once, 1000 ms later (SPEC.md §4, §9)', async () => {

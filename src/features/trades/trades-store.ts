@@ -7,6 +7,7 @@ import { proxy } from 'valtio';
 import { TradeStatus, type Trade, type TradeCalculated, type TradeTrendData } from '../../../contracts';
 import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
 import { addDecimals, possibleLoss, subDecimals, sumDecimals } from '../../lib/trade-core';
+import { removeSignal } from '../signals/signals-store';
 import { getOpenTrades } from './api/get-open-trades';
 import { getTradeTrendByUuid } from './api/get-trade-trend-by-uuid';
 
@@ -205,6 +206,9 @@ export async function loadOpenTrades(): Promise<void> {
     const trades = await getOpenTrades();
     if (generation !== readGeneration) return;
     setOpenTrades(trades);
+    // A card whose signal has a trade goes (SPEC.md §4 "Opening a trade"), also when the trade was opened
+    // after this page stopped waiting, or in another tab.
+    for (const trade of trades) removeSignal(trade.signal_uuid);
     tradesStore.is_loaded = true;
   } catch (error) {
     console.error(error);

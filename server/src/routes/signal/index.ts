@@ -1,10 +1,13 @@
-// /api/signal/* (SPEC.md §7): the price around one signal and the track record behind its accuracy. Shapes
-// in contracts/signals.ts; rules in docs/decisions.md "Market and signals".
+// /api/signal/* (SPEC.md §7): the price around one signal, the track record behind its accuracy, and the
+// newest signals for a page that (re)connects. Shapes in contracts/signals.ts; rules in docs/decisions.md
+// "Market and signals".
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   errorBody,
+  getRecentSignalListAnswer,
   getSignalHistoryAnswer,
   getSignalTrendAnswer,
+  recentSignalListQuery,
   signalUuidParams,
 } from '../../../../contracts';
 import { MINUTE_MS } from '../../engine/candles';
@@ -16,6 +19,7 @@ import { symbols } from '../../db/schema';
 import { bearerSecurity } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { eq } from 'drizzle-orm';
+import { recentSignalsFor } from './recent-signals';
 
 /** Minutes of price shown before a signal was made. */
 const LEAD_MINUTES = 60;
@@ -107,5 +111,26 @@ export const signalRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (
         },
       };
     },
+  );
+
+  app.get(
+    '/get_recent_signal_list/',
+    {
+      schema: {
+        tags: ['signal'],
+        summary:
+          'The newest signals the trader would have been sent (accuracy reaching minimal_accuracy, a ' +
+          'tradable platform) and has not traded, newest first',
+        security: bearerSecurity,
+        querystring: recentSignalListQuery,
+        response: { 200: getRecentSignalListAnswer, 400: errorBody, 401: errorBody },
+      },
+    },
+    async (request) => ({
+      result: {
+        signal_list: await recentSignalsFor(app.db, request.userUuid, request.query.limit),
+        server_time: new Date(app.clock()).toISOString(),
+      },
+    }),
   );
 };

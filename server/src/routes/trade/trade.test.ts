@@ -187,6 +187,35 @@ describe('open trades and history', () => {
   });
 });
 
+describe('a new client-mode trade is told to the owner’s sockets', () => {
+  it('sends trade_updated_response_from_core with the open trade to its owner only', async () => {
+    const sent: { user: string; event: ServerEvent }[] = [];
+    const original = t.hub.sendToUser.bind(t.hub);
+    t.hub.sendToUser = (user, event) => {
+      sent.push({ user, event });
+      original(user, event);
+    };
+    let trade: { trade_uuid: string };
+    try {
+      trade = await createTrade();
+    } finally {
+      t.hub.sendToUser = original;
+    }
+    expect(sent).toEqual([
+      {
+        user: owner.user_uuid,
+        event: {
+          event: 'trade_updated_response_from_core',
+          message: {
+            trade_uuid: trade.trade_uuid,
+            trade_update_calculated: expect.objectContaining({ trade_status: 'open', trade_ui_status: null }),
+          },
+        },
+      },
+    ]);
+  });
+});
+
 describe('closing a client-mode trade', () => {
   it('records the close with the exact realized PNL and tells the owner’s sockets', async () => {
     const trade = await createTrade();

@@ -6,6 +6,7 @@ import { bearerSecurity } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import {
   TRADE_ALREADY_CLOSED,
+  calculatedOf,
   insertTrade,
   toWireTrade,
   tradeOrigin,
@@ -45,8 +46,11 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
         now: desk.now(),
       });
       desk.monitor.watch({ ...row, symbol_pair: origin.symbol.symbol_pair });
+      const live = desk.monitor.calculated(row.trade_uuid);
+      // The owner's other tabs and devices learn of the new trade and read the list again.
+      desk.notify(request.userUuid, row.trade_uuid, live ?? calculatedOf(row));
       reply.status(201);
-      return { result: toWireTrade(row, origin.symbol, desk.monitor.calculated(row.trade_uuid)) };
+      return { result: toWireTrade(row, origin.symbol, live) };
     },
   );
 

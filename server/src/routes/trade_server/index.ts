@@ -32,6 +32,7 @@ import {
   READY_PHASE,
   TRADE_ALREADY_CLOSED,
   assertNoTradeForSignal,
+  calculatedOf,
   deleteTrade,
   insertTrade,
   toWireTrade,
@@ -124,8 +125,12 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (!stored) throw new HttpError(409, 'The trade was removed while it was opening');
       desk.monitor.watch({ ...stored, symbol_pair: origin.symbol.symbol_pair });
+      const live = desk.monitor.calculated(stored.trade_uuid);
+      // Every socket of the owner learns of the new trade, also a page whose request timed out meanwhile (the
+      // exchange calls can take longer than the SPA waits) and the owner's other tabs: they read the list again.
+      desk.notify(userUuid, stored.trade_uuid, live ?? calculatedOf(stored));
       reply.status(201);
-      return { result: toWireTrade(stored, origin.symbol, desk.monitor.calculated(stored.trade_uuid)) };
+      return { result: toWireTrade(stored, origin.symbol, live) };
     },
   );
 

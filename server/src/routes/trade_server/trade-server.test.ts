@@ -67,9 +67,26 @@ const positionAmount = async () => Number((await exchangeClient.getPositionRisk(
 describe('POST /api/trade_server/create_trade/', () => {
   it('opens the position with its stop and stores the trade', async () => {
     exchange.admin.setPrice(BTC, '97000');
-    const { signal, response } = await openTrade();
+    const sent: { user: string; event: string; trade_uuid?: string }[] = [];
+    const original = t.hub.sendToUser.bind(t.hub);
+    t.hub.sendToUser = (user, event) => {
+      const message = event.message as { trade_uuid?: string };
+      sent.push({ user, event: event.event, trade_uuid: message.trade_uuid });
+      original(user, event);
+    };
+    let opened: Awaited<ReturnType<typeof openTrade>>;
+    try {
+      opened = await openTrade();
+    } finally {
+      t.hub.sendToUser = original;
+    }
+    const { signal, response } = opened;
     expect(response.statusCode, response.body).toBe(201);
     const trade = tradeAnswer.parse(response.json()).result;
+    // The owner's sockets learn of it (a page whose request timed out meanwhile reads the list again).
+    expect(sent).toEqual([
+      { user: trader.user_uuid, event: 'trade_updated_response_from_core', trade_uuid: trade.trade_uuid },
+    ]);
     const ids = clientOrderIds(signal.signal_uuid);
     expect(trade).toMatchObject({
       trade_in_server_side: 1,

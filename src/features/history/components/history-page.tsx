@@ -141,8 +141,9 @@ function HistoryTable() {
       </p>
     );
   }
+  // Scrolls sideways on a phone and has nothing focusable: focusable and named, so a keyboard can scroll it.
   return (
-    <div className="trades-table-scroll">
+    <div className="trades-table-scroll" tabIndex={0} role="region" aria-labelledby="history-title">
       <table className="trades-table" data-testid="history-table">
         <thead>
           <tr>

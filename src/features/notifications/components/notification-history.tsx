@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import {
@@ -13,30 +14,39 @@ export function NotificationToggle() {
   const { t } = useTranslation();
   const { is_history_open, notification_list } = useSnapshot(notificationsStore);
   const title = is_history_open ? t('notification.close_history') : t('notification.open_history');
+  const countId = useId();
+  // The count badge sits beside the button, over its corner: the button is named 'Notification' (SPEC.md §2)
+  // and visible text inside it would have to be part of that name (WCAG 2.5.3). It describes the button.
+  const hasCount = notification_list.length > 0;
   return (
-    <button
-      type="button"
-      className={`icon-button notification-toggle${is_history_open ? ' is-active' : ''}`}
-      aria-label={t('notification.label')}
-      aria-expanded={is_history_open}
-      aria-controls="notification-history"
-      title={title}
-      onClick={toggleNotificationHistory}
-      data-testid="notification-toggle"
-    >
-      <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-        <path
-          d="M10 2.5a5 5 0 0 0-5 5v3.2L3.5 13.5h13L15 10.7V7.5a5 5 0 0 0-5-5zM8 15.5a2 2 0 0 0 4 0"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.6"
-          strokeLinejoin="round"
-        />
-      </svg>
-      {notification_list.length > 0 ? (
-        <span className="notification-count">{notification_list.length}</span>
+    <span className="notification-toggle-wrap">
+      <button
+        type="button"
+        className={`icon-button notification-toggle${is_history_open ? ' is-active' : ''}`}
+        aria-label={t('notification.label')}
+        aria-describedby={hasCount ? countId : undefined}
+        aria-expanded={is_history_open}
+        aria-controls="notification-history"
+        title={title}
+        onClick={toggleNotificationHistory}
+        data-testid="notification-toggle"
+      >
+        <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+          <path
+            d="M10 2.5a5 5 0 0 0-5 5v3.2L3.5 13.5h13L15 10.7V7.5a5 5 0 0 0-5-5zM8 15.5a2 2 0 0 0 4 0"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </button>
+      {hasCount ? (
+        <span id={countId} className="notification-count" aria-hidden="true">
+          {notification_list.length}
+        </span>
       ) : null}
-    </button>
+    </span>
   );
 }
 

@@ -33,33 +33,38 @@ function Countdown({
   label: string;
 }) {
   const dash = (RING_LENGTH * secondsLeft) / SIGNAL_COUNTDOWN_S;
+  // The seconds sit beside the button, over its ring: they are in its label already ('Remove signal (n s
+  // left)'), and visible text inside a button must be part of its name (WCAG 2.5.3; axe drops the
+  // parenthesis when it compares them).
   return (
-    <button
-      type="button"
-      className="signal-countdown"
-      onClick={onRemove}
-      aria-label={label}
-      title={label}
-      data-testid="signal-countdown"
-    >
-      <svg viewBox="0 0 36 36" width="34" height="34" aria-hidden="true">
-        <circle className="signal-countdown-track" cx="18" cy="18" r={RING_RADIUS} />
-        <circle
-          className="signal-countdown-ring"
-          cx="18"
-          cy="18"
-          r={RING_RADIUS}
-          strokeDasharray={`${dash} ${RING_LENGTH}`}
-          transform="rotate(-90 18 18)"
-        />
-      </svg>
-      <span className="signal-countdown-seconds numeric" data-testid="signal-seconds-left">
+    <span className="signal-countdown-wrap">
+      <button
+        type="button"
+        className="signal-countdown"
+        onClick={onRemove}
+        aria-label={label}
+        title={label}
+        data-testid="signal-countdown"
+      >
+        <svg viewBox="0 0 36 36" width="34" height="34" aria-hidden="true">
+          <circle className="signal-countdown-track" cx="18" cy="18" r={RING_RADIUS} />
+          <circle
+            className="signal-countdown-ring"
+            cx="18"
+            cy="18"
+            r={RING_RADIUS}
+            strokeDasharray={`${dash} ${RING_LENGTH}`}
+            transform="rotate(-90 18 18)"
+          />
+        </svg>
+        <svg className="signal-countdown-close" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+          <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+        </svg>
+      </button>
+      <span className="signal-countdown-seconds numeric" aria-hidden="true" data-testid="signal-seconds-left">
         {secondsLeft}
       </span>
-      <svg className="signal-countdown-close" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-        <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
-      </svg>
-    </button>
+    </span>
   );
 }
 

@@ -153,7 +153,7 @@ export function SignalTrendContent({ signalUuid }: { signalUuid: string }) {
         )}
       </section>
       <section className="signal-history">
-        <h3 className="section-heading">
+        <h3 id="signal-history-title" className="section-heading">
           {t('signal.history_title', {
             n: history.signal_history_list.length,
             window: history.accuracy_window,
@@ -162,7 +162,8 @@ export function SignalTrendContent({ signalUuid }: { signalUuid: string }) {
         {history.signal_history_list.length === 0 ? (
           <p className="muted">{t('signal.history_empty')}</p>
         ) : (
-          <div className="table-scroll">
+          // Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it.
+          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="signal-history-title">
             <table className="data-table" data-testid="signal-history">
               <thead>
                 <tr>

@@ -13,16 +13,16 @@ import './signals.css';
  */
 export function SignalsPanel() {
   const { t } = useTranslation();
-  const { signal_list, received_at_by_uuid } = useSnapshot(signalsStore);
+  const { signal_list, countdown_start_by_uuid } = useSnapshot(signalsStore);
   const { trade_preferences } = useSnapshot(preferencesStore);
   const now = useSecondClock(signal_list.length > 0);
   const cards = signal_list
     .map((signalUuid) => {
-      const receivedAt = received_at_by_uuid[signalUuid] ?? now;
+      const start = countdown_start_by_uuid[signalUuid] ?? now;
       return {
         signalUuid,
-        secondsLeft: signalSecondsLeft(receivedAt, now),
-        elapsedS: Math.floor(Math.max(0, now - receivedAt) / 1000),
+        secondsLeft: signalSecondsLeft(start, now),
+        elapsedS: Math.floor(Math.max(0, now - start) / 1000),
       };
     })
     .filter((card) => card.secondsLeft > 0);

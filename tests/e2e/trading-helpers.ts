@@ -1,0 +1,429 @@
+// Helpers of the trading end-to-end tests (issue 7): the paper exchange's loopback admin API and its signed
+// Binance API (so a test reads positionRisk, orders and fills with the same keys the trader uses), a real
+// stored signal re-sent through the proxied websocket, the Signaldesk API as the page calls it, and exact
+// decimal arithmetic (decimal.js) for the money checks.
+import crypto from 'node:crypto';
+import Decimal from 'decimal.js';
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Signal, Trade } from '../../contracts';
+
+export { Decimal };
+
+/** How long to wait for a stored signal before giving up (the start-up history usually has dozens). */
+export const SIGNAL_WAIT_MS = Number(process.env.STORED_SIGNAL_WAIT_MS ?? 150_000);
+
+/** The money checks are exact: half away from zero, as the SPA's formatFixed. */
+export const fixed = (value: Decimal.Value, decimals: number): string =>
+  new Decimal(value).toFixed(decimals, Decimal.ROUND_HALF_UP);
+
+// ------------------------------------------------------------------------------------------- paper exchange
+
+export interface PaperAccount {
+  api_key: string;
+  api_secret: string;
+}
+
+export interface PositionRiskLine {
+  symbol: string;
+  positionAmt: string;
+  entryPrice: string;
+  markPrice: string;
+  unRealizedProfit: string;
+}
+
+export interface FillLine {
+  orderId: number;
+  price: string;
+  qty: string;
+  realizedPnl: string;
+  side: string;
+}
+
+/** The embedded paper exchange: admin endpoints (loopback only) and the signed API of one account. */
+export class PaperExchange {
+  constructor(readonly url: string) {}
+
+  async admin<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
+    const response = await fetch(`${this.url}/admin${path}`, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  createAccount(balance = '10000'): Promise<PaperAccount> {
+    return this.admin<PaperAccount>('POST', '/accounts', { balance });
+  }
+
+  /** Pins the mark price (null releases it); the exchange runs its triggers at once. */
+  async setPrice(symbol: string, price: string | null): Promise<void> {
+    await this.admin('POST', '/price', { symbol, price });
+  }
+
+  async mark(symbol: string): Promise<string> {
+    const market = await this.admin<{ marks: Record<string, string> }>('GET', '/market');
+    const mark = market.marks[symbol];
+    if (!mark) throw new Error(`no mark for ${symbol}`);
+    return mark;
+  }
+
+  async setFaults(faults: object): Promise<void> {
+    await this.admin('POST', '/faults', faults);
+  }
+
+  async clearFaults(): Promise<void> {
+    await this.admin('DELETE', '/faults');
+  }
+
+  /** A signed request (HMAC-SHA256 over the query, as binance-fapi.md §2) with the account's keys. */
+  async signed<T = unknown>(
+    account: PaperAccount,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    params: Record<string, string | number> = {},
+  ): Promise<T> {
+    const query = new URLSearchParams({
+      ...Object.fromEntries(Object.entries(params).map(([key, value]) => [key, String(value)])),
+      timestamp: String(Date.now()),
+      recvWindow: '10000',
+    }).toString();
+    const signature = crypto.createHmac('sha256', account.api_secret).update(query).digest('hex');
+    const response = await fetch(`${this.url}${path}?${query}&signature=${signature}`, {
+      method,
+      headers: { 'X-MBX-APIKEY': account.api_key },
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  async positionRisk(account: PaperAccount, symbol: string): Promise<PositionRiskLine> {
+    const lines = await this.signed<PositionRiskLine[]>(account, 'GET', '/fapi/v2/positionRisk', { symbol });
+    const line = lines.find((item) => item.symbol === symbol);
+    if (!line) throw new Error(`no positionRisk line for ${symbol}`);
+    return line;
+  }
+
+  /** Open orders on both routes: /fapi/v1/openOrders and the Algo Order API's openAlgoOrders. */
+  async openOrderCount(account: PaperAccount, symbol: string): Promise<number> {
+    const [orders, algos] = await Promise.all([
+      this.signed<unknown[]>(account, 'GET', '/fapi/v1/openOrders', { symbol }),
+      this.signed<unknown[]>(account, 'GET', '/fapi/v1/openAlgoOrders', { symbol }),
+    ]);
+    return orders.length + algos.length;
+  }
+
+  async order(account: PaperAccount, symbol: string, clientId: string) {
+    return this.signed<{ orderId: number; status: string; avgPrice: string; executedQty: string }>(
+      account,
+      'GET',
+      '/fapi/v1/order',
+      { symbol, origClientOrderId: clientId },
+    );
+  }
+
+  /** The order an algo (conditional) order placed when it fired. */
+  async algoOrder(account: PaperAccount, clientAlgoId: string) {
+    return this.signed<{ algoStatus: string; actualOrderId: string | number }>(
+      account,
+      'GET',
+      '/fapi/v1/algoOrder',
+      { clientAlgoId },
+    );
+  }
+
+  async fills(account: PaperAccount, symbol: string, orderId: number): Promise<FillLine[]> {
+    return this.signed<FillLine[]>(account, 'GET', '/fapi/v1/userTrades', { symbol, orderId });
+  }
+}
+
+/** The client order ids of a signal's trade (src/lib/trade-flow.ts clientOrderIds). */
+export function clientOrderIds(signalUuid: string) {
+  const key = signalUuid.replace(/-/g, '');
+  return { open: `sdo${key}`, stop: `sds${key}`, close: `sdc${key}` };
+}
+
+/**
+ * The fill that ended a trade on the exchange: its closing market order (`sdc…`), or the order its stop
+ * placed when the stop fired. Answers the average price and the realized PNL the exchange booked.
+ */
+export async function closingFill(
+  exchange: PaperExchange,
+  account: PaperAccount,
+  symbol: string,
+  signalUuid: string,
+  by: 'close_order' | 'stop',
+): Promise<{ price: Decimal; realizedPnl: Decimal; qty: Decimal }> {
+  const ids = clientOrderIds(signalUuid);
+  const orderId =
+    by === 'close_order'
+      ? (await exchange.order(account, symbol, ids.close)).orderId
+      : Number((await exchange.algoOrder(account, ids.stop)).actualOrderId);
+  const fills = await exchange.fills(account, symbol, orderId);
+  expect(fills.length).toBeGreaterThan(0);
+  const qty = Decimal.sum(...fills.map((fill) => fill.qty));
+  const notional = Decimal.sum(...fills.map((fill) => new Decimal(fill.price).times(fill.qty)));
+  return {
+    price: notional.div(qty),
+    realizedPnl: Decimal.sum(...fills.map((fill) => fill.realizedPnl)),
+    qty,
+  };
+}
+
+// ------------------------------------------------------------------------------------------- Signaldesk API
+
+/** A GET of the Signaldesk API from the page, with the access token the SPA keeps. */
+export async function apiGet<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (url) => {
+    const response = await fetch(url, {
+      headers: { Authorization: localStorage.getItem('access_token') ?? '' },
+    });
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return (await response.json()).result;
+  }, `/api/${path}`) as Promise<T>;
+}
+
+export async function apiPost<T>(page: Page, path: string, body: object): Promise<T> {
+  return page.evaluate(
+    async ([url, payload]) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          Authorization: localStorage.getItem('access_token') ?? '',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(payload),
+      });
+      if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+      return (await response.json()).result;
+    },
+    [`/api/${path}`, body] as const,
+  ) as Promise<T>;
+}
+
+export const openTrades = async (page: Page) =>
+  (await apiGet<{ trade_list: Trade[] }>(page, 'trade/get_trades/open/')).trade_list;
+
+/** Today's trades (the local day of the browser), as /trade_history reads them. */
+export async function historyOfToday(page: Page): Promise<Trade[]> {
+  const range = await page.evaluate(() => {
+    const now = new Date();
+    const start = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 0, 0, 0, 0);
+    const end = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 23, 59, 59, 99);
+    return `start_date=${encodeURIComponent(start.toISOString())}&end_date=${encodeURIComponent(end.toISOString())}`;
+  });
+  return (await apiGet<{ trade_list: Trade[] }>(page, `trade/get_trades_history/?${range}`)).trade_list;
+}
+
+// ------------------------------------------------------------------------------------------- signals
+
+/**
+ * With the default platform preferences (10 USDT × 10) an order is about 100 USDT, rounded down to the symbol's
+ * quantity step: below BTCUSDT's minimum notional (100 USDT on the paper exchange, as on Binance), so the
+ * exchange refuses it (-4164). The tests trade other symbols; ETHUSDT (minimum 20 USDT) first.
+ */
+export const UNTRADABLE_WITH_DEFAULTS = ['BTCUSDT'];
+
+/**
+ * Real stored signals of the running engine for this trader (GET /signal/get_recent_signal_list/), `count`
+ * distinct ones, all on one symbol when one has enough (`prefer` first, never `exclude`). On a fresh start
+ * the engine stores the signals of the history it loads (and the backfill, once wired, 30 days), so they are
+ * usually there at once; otherwise this polls, and also takes live signals the proxied socket saw (`live`).
+ */
+export async function storedSignals(
+  page: Page,
+  count: number,
+  live: () => readonly Signal[],
+  {
+    prefer = ['ETHUSDT'],
+    exclude = UNTRADABLE_WITH_DEFAULTS,
+  }: { prefer?: string[]; exclude?: string[] } = {},
+): Promise<Signal[]> {
+  const deadline = Date.now() + SIGNAL_WAIT_MS;
+  const rank = (pair: string) => (prefer.includes(pair) ? prefer.indexOf(pair) : prefer.length);
+  for (;;) {
+    const { signal_list } = await apiGet<{ signal_list: Signal[] }>(
+      page,
+      'signal/get_recent_signal_list/?limit=100',
+    );
+    const pool = new Map([...signal_list, ...live()].map((signal) => [signal.signal_uuid, signal]));
+    const byPair = new Map<string, Signal[]>();
+    for (const signal of pool.values()) {
+      if (exclude.includes(signal.symbol.symbol_pair)) continue;
+      const list = byPair.get(signal.symbol.symbol_pair) ?? [];
+      list.push(signal);
+      byPair.set(signal.symbol.symbol_pair, list);
+    }
+    const pairs = [...byPair.keys()].sort(
+      (a, b) => rank(a) - rank(b) || (byPair.get(b)?.length ?? 0) - (byPair.get(a)?.length ?? 0),
+    );
+    const onePair = pairs.map((pair) => byPair.get(pair) ?? []).find((list) => list.length >= count);
+    if (onePair) return onePair.slice(0, count);
+    const mixed = pairs.flatMap((pair) => byPair.get(pair) ?? []);
+    if (mixed.length >= count) return mixed.slice(0, count);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `only ${mixed.length} usable stored signal(s) after ${SIGNAL_WAIT_MS} ms; ${count} needed`,
+      );
+    }
+    await page.waitForTimeout(2000);
+  }
+}
+
+/**
+ * Proxies the page's real websocket (Playwright routeWebSocket + connectToServer), so a test can add a frame
+ * and see the engine's signals. Call before the page loads the app.
+ */
+export async function proxySocket(page: Page) {
+  const state: { route?: WebSocketRoute; live: Signal[] } = { live: [] };
+  await page.routeWebSocket(/\/api\/ws_core\//, (route) => {
+    const server = route.connectToServer();
+    state.route = route;
+    server.onMessage((message) => {
+      const text = String(message);
+      if (text.includes('"signal_from_core"')) {
+        const event = JSON.parse(text) as { message: { signal_by_uuid: Record<string, Signal> } };
+        state.live.push(...Object.values(event.message.signal_by_uuid));
+      }
+      route.send(message);
+    });
+    route.onMessage((message) => server.send(message));
+  });
+  return {
+    live: () => state.live,
+    /**
+     * Delivers a stored signal of the running engine to the page as a signal_from_core frame, with
+     * signal_created_at set to now: re-sent, so the test need not wait minutes for the engine's next one.
+     * Everything else is the stored signal as the API answered it (the server trades the stored signal).
+     */
+    deliver: (signal: Signal) => {
+      if (!state.route) throw new Error('the page has no websocket yet');
+      const fresh = { ...signal, signal_created_at: new Date().toISOString() };
+      state.route.send(
+        JSON.stringify({
+          event: 'signal_from_core',
+          message: { signal_by_uuid: { [fresh.signal_uuid]: fresh }, trend_moment: fresh.trend_moment },
+        }),
+      );
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------- SPA steps
+
+export const notification = (page: Page, text: string | RegExp) =>
+  page.getByTestId('notification').filter({ hasText: text });
+
+/**
+ * Closes every notification shown (they stay in the history), so that a notification expected after the next
+ * step cannot be confused with an earlier one (shown ones also go by themselves after 6 s or 10 s).
+ */
+export async function dismissNotifications(page: Page): Promise<void> {
+  const close = page.locator('[data-testid="notification"] .notification-close');
+  for (let i = 0; i < 100 && (await close.count()) > 0; i += 1) {
+    await close
+      .first()
+      .click({ timeout: 2000 })
+      .catch(() => undefined);
+  }
+}
+
+/** Waits until a notification with `text` shows (call dismissNotifications before the step). */
+export async function expectNotification(page: Page, text: string | RegExp, timeout = 30_000) {
+  await expect.poll(() => notification(page, text).count(), { timeout }).toBeGreaterThan(0);
+}
+
+export const paperCard = (page: Page) =>
+  page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+
+/** On /trade_preferences: sets the PIN of the Paper Futures card. */
+export async function enterPin(page: Page, pinCode: string): Promise<void> {
+  const card = paperCard(page);
+  await card.waitFor({ timeout: 20_000 });
+  const change = card.getByRole('button', { name: 'Change PIN Code' });
+  await ((await change.isVisible()) ? change : card.getByRole('button', { name: 'Enter PIN Code' })).click();
+  await card.getByPlaceholder('Pin Code').fill(pinCode);
+  await card.getByRole('button', { name: 'Save' }).click();
+  await card.getByTestId('pin-mask').waitFor();
+}
+
+/** On /trade_preferences: adds a trade token with the keys of a paper account the test created. */
+export async function addTradeToken(page: Page, account: PaperAccount): Promise<void> {
+  const card = paperCard(page);
+  await card.getByRole('button', { name: 'Add new Trade Token' }).click();
+  await card.getByTestId('api-key-input').fill(account.api_key);
+  await card.getByTestId('api-secret-input').fill(account.api_secret);
+  await card.getByRole('button', { name: 'Save' }).click();
+  await card.getByTestId('trade-token-details').waitFor({ timeout: 20_000 });
+  await expect
+    .poll(() => card.getByTestId('trade-token-status').innerText(), { timeout: 20_000 })
+    .toBe('AVAILABLE');
+}
+
+/** The price `percent` % away from `price` (up for a positive percent), at the symbol's precision. */
+export function moved(price: Decimal.Value, percent: number, precision: number): string {
+  return new Decimal(price)
+    .times(new Decimal(100).plus(percent).div(100))
+    .toFixed(precision, Decimal.ROUND_HALF_UP);
+}
+
+/**
+ * The price at which a position's ROE is `roe` % (leverage `leverage`): entry moved by roe ÷ leverage %, up for
+ * a BUY and down for a SELL, at the symbol's precision.
+ */
+export function priceAtRoe(
+  trade: Pick<Trade, 'trade_direction' | 'trade_open_price' | 'trade_leverage'>,
+  roe: number,
+  precision: number,
+): string {
+  const sign = trade.trade_direction === 'BUY' ? 1 : -1;
+  return moved(trade.trade_open_price, (sign * roe) / trade.trade_leverage, precision);
+}
+
+/** Realized PNL of a closed position, exactly: (close − open) × quantity, negated for a SELL. */
+export function realizedPnl(
+  trade: Pick<Trade, 'trade_direction' | 'trade_open_price' | 'trade_quantity'>,
+  close: Decimal.Value,
+): Decimal {
+  const move = new Decimal(close).minus(trade.trade_open_price).times(trade.trade_quantity);
+  return trade.trade_direction === 'BUY' ? move : move.negated();
+}
+
+export const tradeRow = (page: Page, tradeUuid: string) =>
+  page.locator(`[data-testid="trade-row"][data-trade-uuid="${tradeUuid}"]`);
+
+export const signalCard = (page: Page, signalUuid: string) =>
+  page.locator(`[data-testid="signal-card"][data-signal-uuid="${signalUuid}"]`);
+
+/**
+ * On /trading: delivers the signal, clicks its card's trade button, waits for 'Trade opened', the card to go
+ * and the row to show; answers the trade as the server lists it.
+ */
+export async function openFromSignal(
+  page: Page,
+  socket: { deliver: (signal: Signal) => void },
+  signal: Signal,
+): Promise<Trade> {
+  await dismissNotifications(page);
+  socket.deliver(signal);
+  const card = signalCard(page, signal.signal_uuid);
+  await card.getByTestId('signal-trade').click({ timeout: 15_000 });
+  await expectNotification(page, 'Trade opened', 60_000);
+  await card.waitFor({ state: 'detached', timeout: 15_000 });
+  let trade: Trade | undefined;
+  await expect
+    .poll(
+      async () => {
+        trade = (await openTrades(page)).find((item) => item.signal_uuid === signal.signal_uuid);
+        return trade !== undefined;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  await tradeRow(page, trade!.trade_uuid).waitFor({ timeout: 15_000 });
+  return trade!;
+}

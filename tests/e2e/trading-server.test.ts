@@ -1,0 +1,386 @@
+// Trading in server mode (issue 7) in a real browser against `npm start` and its embedded paper exchange: the
+// trader switches to Server, stores the trade token on the server (unlocked by the PIN), and the server opens
+// and closes the positions. From real stored signals of the running engine (re-sent through the proxied
+// socket, see trading-helpers): open, live PNL equal to the exchange's, close by hand, close by take profit,
+// /trade_history; and the faults of the exchange's admin API: the stop refused after the market order, and
+// the exchange not answering.
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, expect, test } from 'vitest';
+import type { Signal, Trade } from '../../contracts';
+import { screenshot, setupE2e, signUp } from './harness';
+import {
+  Decimal,
+  PaperExchange,
+  addTradeToken,
+  apiPost,
+  closingFill,
+  dismissNotifications,
+  enterPin,
+  expectNotification,
+  fixed,
+  historyOfToday,
+  notification,
+  openFromSignal,
+  openTrades,
+  paperCard,
+  priceAtRoe,
+  proxySocket,
+  realizedPnl,
+  signalCard,
+  storedSignals,
+  tradeRow,
+  type PaperAccount,
+} from './trading-helpers';
+
+const e2e = setupE2e();
+
+interface Session {
+  page: Page;
+  errors: string[];
+  socket: Awaited<ReturnType<typeof proxySocket>>;
+  exchange: PaperExchange;
+  account: PaperAccount;
+  signals: Signal[];
+  closed: Trade[];
+}
+let s: Session;
+const consoleLines: string[] = [];
+const pinned = new Set<string>();
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail' || !s?.page || s.page.isClosed()) return;
+  const texts = await s.page.getByTestId('notification').allInnerTexts();
+  console.info(`trading-server: notifications at the failure:\n${texts.join('\n---\n')}`);
+  console.info(`trading-server: console:\n${consoleLines.slice(-30).join('\n')}`);
+  await screenshot(s.page, `trading-server-failure-${context.task.name.slice(0, 20).replace(/\W+/g, '-')}`);
+});
+afterAll(async () => {
+  await s?.exchange.clearFaults().catch(() => undefined);
+  for (const pair of pinned) await s?.exchange.setPrice(pair, null).catch(() => undefined);
+});
+
+async function pin(pair: string, price: string) {
+  pinned.add(pair);
+  await s.exchange.setPrice(pair, price);
+}
+
+async function holdPrice(signal: Signal) {
+  const mark = await s.exchange.mark(signal.symbol.symbol_pair);
+  await pin(signal.symbol.symbol_pair, fixed(mark, signal.symbol.symbol_price_precision));
+}
+
+async function expectFlat(pair: string) {
+  await expect
+    .poll(async () => new Decimal((await s.exchange.positionRisk(s.account, pair)).positionAmt).isZero(), {
+      timeout: 15_000,
+    })
+    .toBe(true);
+  expect(await s.exchange.openOrderCount(s.account, pair)).toBe(0);
+}
+
+async function expectRecordedClose(trade: Trade, status: string) {
+  let recorded: Trade | undefined;
+  await expect
+    .poll(
+      async () => {
+        recorded = (await historyOfToday(s.page)).find((item) => item.trade_uuid === trade.trade_uuid);
+        return recorded?.trade_status;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(status);
+  const fill = await closingFill(
+    s.exchange,
+    s.account,
+    trade.symbol.symbol_pair,
+    trade.signal_uuid,
+    'close_order',
+  );
+  expect(new Decimal(recorded!.trade_close_price!).eq(fill.price)).toBe(true);
+  const expected = realizedPnl(trade, fill.price);
+  expect(new Decimal(recorded!.trade_pnl_current).eq(expected)).toBe(true);
+  expect(fill.realizedPnl.eq(expected)).toBe(true);
+  s.closed.push(recorded!);
+}
+
+test('setup: sign up, Server side, PIN, a trade token kept by the server, auto close 2 s', async () => {
+  const exchange = new PaperExchange(e2e.app.paperUrl);
+  const account = await exchange.createAccount('10000');
+  const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') consoleLines.push(message.text());
+  });
+  const socket = await proxySocket(page);
+  await page.goto(e2e.app.baseUrl);
+  await signUp(page, `server-trader-${Date.now()}@example.com`, 'server-trader');
+  const signals = await storedSignals(page, 5, socket.live);
+  console.info(
+    `trading-server: stored signals ${signals
+      .map((item) => `${item.symbol.symbol_pair} ${item.signal_direction_created} ${item.signal_created_at}`)
+      .join(', ')}`,
+  );
+  s = { page, errors, socket, exchange, account, signals, closed: [] };
+
+  // As in trading-client: minimal_accuracy 100 keeps the engine's live signals from flagging the trades under
+  // test; automatic closing after 2 s.
+  await apiPost(page, 'trade_preferences/set_preferences/', {
+    trade_auto_open_delay: 0,
+    trade_auto_close_delay: 2,
+    minimal_accuracy: 100,
+    trade_in_server_side: 0,
+  });
+  await page.reload();
+  await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  await paperCard(page).waitFor({ timeout: 20_000 });
+  await dismissNotifications(page);
+  await page.getByRole('button', { name: 'Increase Trade side' }).click();
+  await expectNotification(page, 'Update Trade Preferences Success', 15_000);
+  await enterPin(page, '13579');
+  await addTradeToken(page, account);
+  // Nothing of the token is kept in this browser in server mode.
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('v1$argon2id$');
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
+  await page.getByTestId('signals-panel').waitFor();
+});
+
+test('the server opens a trade from a signal; PNL equals positionRisk; closed by hand, flat, stop gone', async () => {
+  const { page, exchange, account } = s;
+  const signal = s.signals[0]!;
+  const pair = signal.symbol.symbol_pair;
+  const precision = signal.symbol.symbol_price_precision;
+  await holdPrice(signal);
+  const trade = await openFromSignal(page, s.socket, signal);
+  expect(trade).toMatchObject({ trade_in_server_side: 1, trade_error: null });
+  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  const risk = await exchange.positionRisk(account, pair);
+  expect(new Decimal(risk.entryPrice).eq(trade.trade_open_price)).toBe(true);
+  expect(new Decimal(risk.positionAmt).abs().eq(trade.trade_quantity)).toBe(true);
+
+  const up = priceAtRoe({ ...trade, trade_direction: 'BUY' }, 2, precision);
+  await pin(pair, up);
+  const row = tradeRow(page, trade.trade_uuid);
+  await expect
+    .poll(
+      async () => {
+        const line = await exchange.positionRisk(account, pair);
+        const shown = await row.getByTestId('trade-pnl').innerText();
+        return new Decimal(line.markPrice).eq(up) && shown === fixed(line.unRealizedProfit, 2);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  expect(await row.getByTestId('trade-open-price').innerText()).toBe(fixed(risk.entryPrice, precision));
+  const live = (await openTrades(page)).find((item) => item.trade_uuid === trade.trade_uuid)!;
+  expect(
+    new Decimal(live.trade_pnl_current).eq((await exchange.positionRisk(account, pair)).unRealizedProfit),
+  ).toBe(true);
+
+  await dismissNotifications(page);
+  await row.getByTestId('trade-close').click();
+  await expectNotification(page, 'Trade closed');
+  await row.waitFor({ state: 'detached', timeout: 15_000 });
+  await expectFlat(pair);
+  await expectRecordedClose(trade, 'manual_close');
+});
+
+test('take profit: the server closes it after the 2 s countdown', async () => {
+  const { page } = s;
+  const signal = s.signals[1]!;
+  const pair = signal.symbol.symbol_pair;
+  await holdPrice(signal);
+  const trade = await openFromSignal(page, s.socket, signal);
+  const row = tradeRow(page, trade.trade_uuid);
+  await pin(
+    pair,
+    priceAtRoe(trade, trade.trade_take_profit_percent + 1, signal.symbol.symbol_price_precision),
+  );
+  await expect
+    .poll(() => row.getByTestId('trade-ui-status').getAttribute('data-ui-status'), {
+      timeout: 20_000,
+      interval: 100,
+    })
+    .toBe('TAKE_PROFIT');
+  await row.waitFor({ state: 'detached', timeout: 30_000 });
+  await expectFlat(pair);
+  await expectRecordedClose(trade, 'take_profit');
+});
+
+test('the exchange refuses the stop after the market order: told, closed again, nothing left open', async () => {
+  const { page, exchange, account } = s;
+  const signal = s.signals[2]!;
+  const pair = signal.symbol.symbol_pair;
+  await holdPrice(signal);
+  // The stop goes to the Algo Order API (the exchange answers -4120 on /fapi/v1/order, like Binance).
+  await exchange.setFaults({ account: account.api_key, rejectCount: 1, paths: ['/fapi/v1/algoOrder'] });
+  await dismissNotifications(page);
+  s.socket.deliver(signal);
+  const card = signalCard(page, signal.signal_uuid);
+  await card.getByTestId('signal-trade').click();
+  await expectNotification(page, /refused the stop loss/, 60_000);
+  // The newest notification is the first.
+  const text = await notification(page, /refused the stop loss/)
+    .first()
+    .innerText();
+  expect(text).toContain('The trade was not opened');
+  expect(text).toMatch(/position was closed again/);
+  await exchange.clearFaults();
+  await expectFlat(pair);
+  expect((await openTrades(page)).some((item) => item.signal_uuid === signal.signal_uuid)).toBe(false);
+  expect((await historyOfToday(page)).some((item) => item.signal_uuid === signal.signal_uuid)).toBe(false);
+  await page.waitForTimeout(300);
+  await screenshot(page, 'trading-server-stop-refused-dark-en');
+
+  // The card stays (server mode cannot tell this refusal from others); trading it again is the known bug below.
+  await card.waitFor();
+}, 120_000);
+
+test('the exchange is slow: the page stops waiting and says the trade may still open; it shows up with its stop', async () => {
+  const { page, exchange, account } = s;
+  const signal = s.signals[3]!;
+  const pair = signal.symbol.symbol_pair;
+  await holdPrice(signal);
+  // 3 s more on two of the server's exchange calls: the open takes longer than the page's 5 s per request.
+  await exchange.setFaults({
+    account: account.api_key,
+    latencyMs: 3000,
+    paths: ['/fapi/v1/leverage', '/fapi/v1/marginType'],
+  });
+  await dismissNotifications(page);
+  s.socket.deliver(signal);
+  const card = signalCard(page, signal.signal_uuid);
+  await card.getByTestId('signal-trade').click();
+  await expectNotification(page, /did not answer in time/, 30_000);
+  // The server finishes the open and tells the page, which reads the list: the trade shows, protected.
+  let trade: Trade | undefined;
+  await expect
+    .poll(
+      async () => {
+        trade = (await openTrades(page)).find((item) => item.signal_uuid === signal.signal_uuid);
+        return trade !== undefined;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  await exchange.clearFaults();
+  const row = tradeRow(page, trade!.trade_uuid);
+  await row.waitFor({ timeout: 15_000 });
+  expect(
+    new Decimal((await exchange.positionRisk(account, pair)).positionAmt).abs().eq(trade!.trade_quantity),
+  ).toBe(true);
+  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(300);
+  await screenshot(page, 'trading-server-slow-exchange-dark-en');
+  await dismissNotifications(page);
+  await row.getByTestId('trade-close').click();
+  await expectNotification(page, 'Trade closed');
+  await row.waitFor({ state: 'detached', timeout: 15_000 });
+  await expectFlat(pair);
+  await expectRecordedClose(trade!, 'manual_close');
+}, 120_000);
+
+test('the exchange does not answer: told, nothing left open or recorded; the card is traded later', async () => {
+  const { page, exchange, account } = s;
+  const signal = s.signals[4]!;
+  const pair = signal.symbol.symbol_pair;
+  await holdPrice(signal);
+  // The server's first order call (the look-up of an earlier attempt) gets no answer: the server's 5 s
+  // time-out ends the open (502 'Timeout'), or the page stops waiting first (its own 5 s): either is said.
+  await exchange.setFaults({
+    account: account.api_key,
+    timeoutCount: 1,
+    timeoutMs: 8000,
+    paths: ['/fapi/v1/order'],
+  });
+  const told = /did not answer in time|The trade was not opened[\s\S]*Timeout/;
+  await dismissNotifications(page);
+  s.socket.deliver(signal);
+  const card = signalCard(page, signal.signal_uuid);
+  const clickedAt = Date.now();
+  await card.getByTestId('signal-trade').click();
+  await expectNotification(page, told, 30_000);
+  // By now the server has given up: nothing on the exchange, nothing recorded.
+  await page.waitForTimeout(Math.max(0, clickedAt + 10_000 - Date.now()));
+  await exchange.clearFaults();
+  await expectFlat(pair);
+  expect((await openTrades(page)).some((item) => item.signal_uuid === signal.signal_uuid)).toBe(false);
+  expect((await historyOfToday(page)).some((item) => item.signal_uuid === signal.signal_uuid)).toBe(false);
+  // The exchange answers again: the same card opens the trade.
+  const trade = await openFromSignal(page, { deliver: () => undefined }, signal);
+  expect(
+    new Decimal((await exchange.positionRisk(account, pair)).positionAmt).abs().eq(trade.trade_quantity),
+  ).toBe(true);
+  const row = tradeRow(page, trade.trade_uuid);
+  await dismissNotifications(page);
+  await row.getByTestId('trade-close').click();
+  await expectNotification(page, 'Trade closed');
+  await row.waitFor({ state: 'detached', timeout: 15_000 });
+  await expectFlat(pair);
+  await expectRecordedClose(trade, 'manual_close');
+}, 120_000);
+
+test('/trade_history lists the closed trades with their badges and the exact realized PNL', async () => {
+  const { page } = s;
+  await page.getByRole('link', { name: 'Trade History' }).click();
+  await page.getByTestId('history-table').waitFor({ timeout: 20_000 });
+  const history = await historyOfToday(page);
+  const listed = history.map((trade) => trade.trade_uuid).sort();
+  const closed = s.closed.map((trade) => trade.trade_uuid);
+  // Every closed trade is listed; a trade the refused card opened again (if any) is listed too.
+  for (const uuid of closed) expect(listed).toContain(uuid);
+  const badges = await page
+    .getByTestId('history-status')
+    .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-status')));
+  expect(badges).toEqual(history.map((trade) => trade.trade_status));
+  const sum = Decimal.sum(...history.map((trade) => trade.trade_pnl_current));
+  expect((await page.getByTestId('realized-pnl').innerText()).replace(/\s+/g, ' ')).toContain(
+    `${fixed(sum, 2)} $`,
+  );
+  await dismissNotifications(page);
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(300);
+  await screenshot(page, 'trading-server-history-dark-en');
+  expect(s.errors).toEqual([]);
+});
+
+// Found by this suite: after the stop was refused and the position closed again, trading the same signal again
+// made openPosition continue from the FILLED opening order (`sdo…`) while the exchange was flat. openPosition now
+// refuses when the signal's closing order (`sdc…`) has filled: a signal is traded once.
+test('trading a refused card again records no position that does not exist', async () => {
+  const { page, exchange, account } = s;
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
+  const signal = s.signals[2]!;
+  const pair = signal.symbol.symbol_pair;
+  s.socket.deliver(signal);
+  const card = signalCard(page, signal.signal_uuid);
+  await dismissNotifications(page);
+  await card.getByTestId('signal-trade').click();
+  await expect
+    .poll(
+      async () =>
+        (await notification(page, 'Trade opened').count()) > 0 ||
+        (await notification(page, 'The trade was not opened').count()) > 0,
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  const again = (await openTrades(page)).find((item) => item.signal_uuid === signal.signal_uuid);
+  const amount = new Decimal((await exchange.positionRisk(account, pair)).positionAmt);
+  console.info(
+    `trading-server: refused card traded again → recorded: ${!!again}; exchange position ${amount}`,
+  );
+  try {
+    if (again) expect(amount.abs().eq(again.trade_quantity)).toBe(true);
+    else expect(amount.isZero()).toBe(true);
+  } finally {
+    // Leave nothing behind: the recorded trade is closed by hand (its stop is cancelled).
+    if (again) {
+      const row = tradeRow(page, again.trade_uuid);
+      await row.getByTestId('trade-close').click();
+      await row.waitFor({ state: 'detached', timeout: 15_000 });
+    }
+    await page.close();
+  }
+}, 120_000);
