@@ -1,9 +1,9 @@
 // Market and signals (issue 6) in a real browser against `npm start`: the websocket connects, the price
 // ticker moves, the title shows the bitcoin price, the bitcoin modal draws its chart, and a signal card counts
-// down. The card comes from the running engine when it makes a signal within LIVE_SIGNAL_WAIT_MS; on a fresh
-// data folder the engine needs a track record first (often longer than a test should wait), so after that
-// budget the test injects one signal_from_core frame of the contracts' shape into the real socket (Playwright
-// proxies it) and says so in its output.
+// down. The card comes from the running engine when it sends a signal within LIVE_SIGNAL_WAIT_MS (the engine
+// starts with the backfilled track record, and sends about one signal every few minutes that reaches the
+// default minimal_accuracy); after that budget the test re-sends the newest signal the engine stored, as one
+// signal_from_core frame through the real socket (Playwright proxies it), and says so in its output.
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { Signal } from '../../contracts';
@@ -16,51 +16,18 @@ const e2e = setupE2e();
 /** Digits of a text: '₿ 97 123 $' → 97123. */
 const digits = (text: string) => Number(text.replace(/[^0-9]/g, ''));
 
-/** A signal of the contracts' shape on the seeded paper platform and BTC, read from the API as the SPA does. */
-async function signalFromApi(page: Page): Promise<Signal> {
-  return page.evaluate(async () => {
-    interface PlatformItem {
-      platform_uuid: string;
-      platform_name: string;
-      platform_background: string;
-    }
-    interface SymbolItem {
-      symbol_uuid: string;
-      symbol_name: string;
-      symbol_pair: string;
-      symbol_price_precision: number;
-    }
+/**
+ * The newest signal the running engine stored for this trader (GET /signal/get_recent_signal_list/; on a fresh
+ * start the backfill stores 30 days of them), re-sent as made now so its card counts down from 99.
+ */
+async function storedSignal(page: Page): Promise<Signal> {
+  const signal = await page.evaluate(async () => {
     const headers = { Authorization: localStorage.getItem('access_token') ?? '' };
-    const platforms = await (await fetch('/api/platform/get_available_platforms_dict/', { headers })).json();
-    const symbols = await (await fetch('/api/symbol/get_available_symbols_dict/', { headers })).json();
-    const platformList = Object.values(platforms.result.platform_dict) as PlatformItem[];
-    const symbolList = Object.values(symbols.result.symbol_dict) as SymbolItem[];
-    const platform = platformList.find((item) => item.platform_name === 'Paper Futures');
-    const symbol = symbolList.find((item) => item.symbol_pair === 'BTCUSDT');
-    if (!platform || !symbol) throw new Error('no Paper Futures platform or BTCUSDT symbol');
-    const bitcoin = await (await fetch('/api/public/get_bitcoin_public_information/')).json();
-    return {
-      signal_uuid: crypto.randomUUID(),
-      platform_uuid: platform.platform_uuid,
-      platform: {
-        platform_uuid: platform.platform_uuid,
-        platform_name: platform.platform_name,
-        platform_background: platform.platform_background,
-      },
-      symbol: {
-        symbol_uuid: symbol.symbol_uuid,
-        symbol_name: symbol.symbol_name,
-        symbol_pair: symbol.symbol_pair,
-        symbol_price_precision: symbol.symbol_price_precision,
-      },
-      signal_direction_created: 'BUY',
-      signal_price_enter: bitcoin.result.current_price,
-      signal_accuracy: 0.6421,
-      trend_moment: 1,
-      neuron: { neuron_uuid: '0e2e0e2e-0000-4000-8000-000000000001', neuron_tag_name: '' },
-      signal_created_at: new Date().toISOString(),
-    } as Signal;
+    const answer = await (await fetch('/api/signal/get_recent_signal_list/?limit=1', { headers })).json();
+    return (answer.result.signal_list as Signal[])[0];
   });
+  if (!signal) throw new Error('the engine has stored no signal for this trader');
+  return { ...signal, signal_created_at: new Date().toISOString() };
 }
 
 test(
@@ -131,8 +98,10 @@ test(
       await card.waitFor({ timeout: SIGNAL_WAIT_MS });
     } catch {
       isInjected = true;
-      const signal = await signalFromApi(page);
-      console.info(`live-signals: no engine signal in ${SIGNAL_WAIT_MS} ms; injecting ${signal.signal_uuid}`);
+      const signal = await storedSignal(page);
+      console.info(
+        `live-signals: no live signal in ${SIGNAL_WAIT_MS} ms; re-sending stored ${signal.signal_uuid}`,
+      );
       socketToPage?.send(
         JSON.stringify({
           event: 'signal_from_core',
@@ -163,11 +132,10 @@ test(
     await card.getByTestId('signal-detail').click();
     await page.getByRole('dialog', { name: 'Signal Trend Data' }).waitFor();
     expect(new URL(page.url()).searchParams.get('signal_detail_uuid')).toBeTruthy();
-    if (!isInjected) {
-      await page.getByTestId('signal-trend-content').waitFor({ timeout: 15_000 });
-      await page.waitForTimeout(400);
-      await screenshot(page, 'live-signal-trend-modal');
-    }
+    // A stored signal either way, so its trend data and track record exist.
+    await page.getByTestId('signal-trend-content').waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(400);
+    await screenshot(page, 'live-signal-trend-modal');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: 'Signal Trend Data' }).waitFor({ state: 'detached' });
     expect(new URL(page.url()).searchParams.has('signal_detail_uuid')).toBe(false);
