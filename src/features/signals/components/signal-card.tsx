@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -87,7 +88,27 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS }: SignalCardProp
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
   const { trade_preferences } = useSnapshot(preferencesStore);
   const signal = signal_by_uuid[signalUuid];
+  // The platform whose info this card put in the header bar. A card removed under the pointer (traded,
+  // expired) gets no mouseleave, so its going hides the info it showed.
+  const shownPlatform = useRef<string | undefined>(undefined);
+  const isGone = !signal;
+  useEffect(() => {
+    const hideOwn = () => {
+      if (shownPlatform.current !== undefined) hideSignalInfo(shownPlatform.current);
+      shownPlatform.current = undefined;
+    };
+    if (isGone) hideOwn();
+    return hideOwn;
+  }, [isGone]);
   if (!signal) return null;
+  const show = () => {
+    shownPlatform.current = signal.platform_uuid;
+    showSignalInfo(signal.platform_uuid);
+  };
+  const hide = () => {
+    shownPlatform.current = undefined;
+    hideSignalInfo(signal.platform_uuid);
+  };
 
   const isBuy = signal.signal_direction_created === SignalDirection.BUY;
   const isProcessing = Boolean(processing_by_uuid[signalUuid]);
@@ -125,12 +146,11 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS }: SignalCardProp
       })}
       data-testid="signal-card"
       data-signal-uuid={signalUuid}
-      onMouseEnter={() => showSignalInfo(signal.platform_uuid)}
-      onMouseLeave={() => hideSignalInfo(signal.platform_uuid)}
-      onFocus={() => showSignalInfo(signal.platform_uuid)}
+      onMouseEnter={show}
+      onMouseLeave={hide}
+      onFocus={show}
       onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null))
-          hideSignalInfo(signal.platform_uuid);
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) hide();
       }}
     >
       <div className="signal-card-head">

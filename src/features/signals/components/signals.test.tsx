@@ -11,7 +11,7 @@ import { TradeTokenLevel } from '../../trade-tokens/token-level';
 import { resetTradeTokensStore, tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
 import { openTradeFromSignal } from '../../trades/trades-actions';
 import { resetSignalInfoStore } from '../signal-info-store';
-import { pushSignals, resetSignalsStore, signalsStore } from '../signals-store';
+import { pushSignals, removeSignal, resetSignalsStore, signalsStore } from '../signals-store';
 import { useSignalTimers } from '../use-signal-timers';
 import { neuronChipText } from './signal-card';
 import { SignalInfoBar } from './signal-info-bar';
@@ -282,6 +282,20 @@ describe('signal-info header bar', () => {
     await advance(10_000);
     expect(screen.getByTestId('signal-info-bar')).toBeInTheDocument();
     fireEvent.mouseLeave(screen.getByTestId('signal-info-bar'));
+    await advance(SIGNAL_INFO_HIDE_DELAY_MS);
+    expect(screen.queryByTestId('signal-info-bar')).toBeNull();
+  });
+
+  test('a card removed under the pointer (traded, expired) takes its info with it after 2 s', async () => {
+    const signal = makeSignal();
+    pushSignals(byUuid(signal));
+    renderSession();
+    fireEvent.mouseEnter(screen.getByTestId('signal-card'));
+    await advance(0);
+    expect(screen.getByTestId('signal-info-bar')).toBeInTheDocument();
+    act(() => removeSignal(signal.signal_uuid));
+    await advance(0);
+    expect(screen.queryByTestId('signal-card')).toBeNull();
     await advance(SIGNAL_INFO_HIDE_DELAY_MS);
     expect(screen.queryByTestId('signal-info-bar')).toBeNull();
   });
