@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { ClientEvent } from '../../contracts';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
@@ -24,7 +25,7 @@ vi.mock('../features/signals/api/get-recent-signal-list', () => ({
 const TRADE_UUID = '66666666-6666-4666-8666-666666666666';
 
 function fakeClient(isOpen: boolean) {
-  return { send: vi.fn(() => isOpen), isOpen: () => isOpen };
+  return { send: vi.fn((_event: ClientEvent) => isOpen), isOpen: () => isOpen };
 }
 
 beforeAll(loadTradeCoreForTests);
@@ -71,6 +72,23 @@ describe('routeServerEvent', () => {
       event: 'update_trade_by_current_price_from_client',
       message: { trade_uuid: TRADE_UUID },
     });
+  });
+
+  test('every open trade of the priced symbol is asked for, not only one', () => {
+    const other = '7b0c4a8e-2a4f-4d52-9a4e-0c0d1e2f3a4b';
+    setOpenTrades([
+      { trade_uuid: TRADE_UUID, platform_uuid: PLATFORM_UUID, symbol: { symbol_uuid: BTC_UUID } },
+      { trade_uuid: other, platform_uuid: PLATFORM_UUID, symbol: { symbol_uuid: BTC_UUID } },
+    ]);
+    const client = fakeClient(true);
+    routeServerEvent(
+      { event: 'symbol_price_base_from_core', message: { symbol_price_base: makePrice(), trend_moment: 1 } },
+      client,
+    );
+    expect(client.send.mock.calls).toEqual([
+      [{ event: 'update_trade_by_current_price_from_client', message: { trade_uuid: TRADE_UUID } }],
+      [{ event: 'update_trade_by_current_price_from_client', message: { trade_uuid: other } }],
+    ]);
   });
 
   test('nothing is sent while the socket is not open', () => {

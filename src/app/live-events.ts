@@ -11,7 +11,7 @@ import { pushSymbolPrice } from '../features/prices/prices-store';
 import { loadRecentSignals, pushSignals } from '../features/signals/signals-store';
 import {
   applyTradeCalculated,
-  findOpenTradeUuidBySymbol,
+  findOpenTradeUuidsBySymbol,
   loadOpenTrades,
   scheduleOpenTradesRefetch,
   TradeUpdateResult,
@@ -45,8 +45,8 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
     case 'symbol_price_base_from_core': {
       const item = event.message.symbol_price_base;
       pushSymbolPrice(item);
-      const tradeUuid = findOpenTradeUuidBySymbol(item.symbol_uuid);
-      if (tradeUuid !== undefined && client.isOpen()) {
+      if (!client.isOpen()) return;
+      for (const tradeUuid of findOpenTradeUuidsBySymbol(item.symbol_uuid)) {
         client.send({
           event: 'update_trade_by_current_price_from_client',
           message: { trade_uuid: tradeUuid },

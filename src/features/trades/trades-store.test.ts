@@ -12,7 +12,7 @@ import {
   applyTradeCalculated,
   clearTradeUiStatus,
   countOpenTrades,
-  findOpenTradeUuidBySymbol,
+  findOpenTradeUuidsBySymbol,
   loadOpenTrades,
   removeTrade,
   resetTradesStore,
@@ -48,14 +48,18 @@ describe('open trades (SPEC.md §3 Trade store)', () => {
   test('are indexed by uuid and by symbol, counted, and found by symbol', () => {
     const btc = makeTrade();
     const eth = makeTrade({ symbol: ETH_SYMBOL });
-    setOpenTrades([btc, eth]);
+    const btc2 = makeTrade();
+    setOpenTrades([btc, eth, btc2]);
     expect(tradesStore.trade_uuid_by_symbol_uuid_dict).toEqual({
-      [BTC_UUID]: btc.trade_uuid,
-      [ETH_UUID]: eth.trade_uuid,
+      [BTC_UUID]: [btc.trade_uuid, btc2.trade_uuid],
+      [ETH_UUID]: [eth.trade_uuid],
     });
-    expect(findOpenTradeUuidBySymbol(ETH_UUID)).toBe(eth.trade_uuid);
-    expect(findOpenTradeUuidBySymbol('nope')).toBeUndefined();
-    expect(countOpenTrades(tradesStore)).toBe(2);
+    expect(findOpenTradeUuidsBySymbol(ETH_UUID)).toEqual([eth.trade_uuid]);
+    expect(findOpenTradeUuidsBySymbol('nope')).toEqual([]);
+    expect(countOpenTrades(tradesStore)).toBe(3);
+    // Removing one of two trades on a symbol keeps the other in the index.
+    removeTrade(btc.trade_uuid);
+    expect(findOpenTradeUuidsBySymbol(BTC_UUID)).toEqual([btc2.trade_uuid]);
   });
 
   test('current_pnl and possible_loss are exact decimal sums, never binary floating point', () => {
@@ -96,7 +100,7 @@ describe('open trades (SPEC.md §3 Trade store)', () => {
     expect(Object.keys(tradesStore.trade_by_uuid_dict).sort()).toEqual(
       [kept.trade_uuid, added.trade_uuid].sort(),
     );
-    expect(findOpenTradeUuidBySymbol(ETH_UUID)).toBe(added.trade_uuid);
+    expect(findOpenTradeUuidsBySymbol(ETH_UUID)).toEqual([added.trade_uuid]);
     expectDecimal(tradesStore.current_pnl, '2.2');
   });
 });
@@ -138,7 +142,7 @@ describe('trade_updated_response_from_core (SPEC.md §4)', () => {
     const result = applyTradeCalculated(a.trade_uuid, makeCalculated(a, { trade_status: 'stop_loss' }));
     expect(result).toBe(TradeUpdateResult.REMOVED);
     expect(tradesStore.trade_by_uuid_dict[a.trade_uuid]).toBeUndefined();
-    expect(findOpenTradeUuidBySymbol(BTC_UUID)).toBeUndefined();
+    expect(findOpenTradeUuidsBySymbol(BTC_UUID)).toEqual([]);
     expect(countOpenTrades(tradesStore)).toBe(1);
     expectDecimal(tradesStore.current_pnl, '0.2');
     expectDecimal(tradesStore.possible_loss, '-1');

@@ -13,8 +13,11 @@ import { getTradeTrendByUuid } from './api/get-trade-trend-by-uuid';
 
 interface TradesState {
   trade_by_uuid_dict: Record<string, Trade>;
-  /** symbol_uuid → trade_uuid of its open trade (SPEC.md §3). */
-  trade_uuid_by_symbol_uuid_dict: Record<string, string>;
+  /**
+   * symbol_uuid → trade_uuid of its open trades (SPEC.md §3's index; a list, because a trader may hold several
+   * open trades on one symbol and every one of them is recomputed on that symbol's price).
+   */
+  trade_uuid_by_symbol_uuid_dict: Record<string, string[]>;
   /** Sum of trade_pnl_current over the open trades, USDT, exact. */
   current_pnl: string;
   /** Sum of trade_margin × trade_treiling_stop_percent_current × 0.01 over the open trades, USDT, exact. */
@@ -100,14 +103,14 @@ export function setOpenTrades(trades: readonly OpenTradeInput[]): void {
   for (const tradeUuid of Object.keys(dict)) {
     if (!incoming.has(tradeUuid)) forgetTrade(tradeUuid);
   }
-  const bySymbol: Record<string, string> = {};
+  const bySymbol: Record<string, string[]> = {};
   for (const input of trades) {
     const trade = input as Trade;
     const existing = dict[trade.trade_uuid];
     const previousUiStatus = existing?.trade_ui_status;
     if (existing) Object.assign(existing, trade);
     else dict[trade.trade_uuid] = trade;
-    bySymbol[trade.symbol.symbol_uuid] = trade.trade_uuid;
+    (bySymbol[trade.symbol.symbol_uuid] ??= []).push(trade.trade_uuid);
     noteUiStatus(trade, previousUiStatus);
   }
   tradesStore.trade_uuid_by_symbol_uuid_dict = bySymbol;
@@ -119,9 +122,11 @@ function forgetTrade(tradeUuid: string): void {
   if (!trade) return;
   delete tradesStore.trade_by_uuid_dict[tradeUuid];
   const symbolUuid = trade.symbol.symbol_uuid;
-  if (tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] === tradeUuid) {
-    delete tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid];
-  }
+  const others = (tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] ?? []).filter(
+    (uuid) => uuid !== tradeUuid,
+  );
+  if (others.length > 0) tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] = others;
+  else delete tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid];
   delete tradesStore.processing_by_uuid[tradeUuid];
   delete tradesStore.ui_status_since_by_uuid[tradeUuid];
 }
@@ -182,9 +187,11 @@ export function setTradeProcessing(tradeUuid: string, isProcessing: boolean): vo
   else delete tradesStore.processing_by_uuid[tradeUuid];
 }
 
-/** The open trade of a symbol, if any (live-events asks this for every price). */
-export function findOpenTradeUuidBySymbol(symbolUuid: string): string | undefined {
-  return tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid];
+const NO_TRADES: readonly string[] = [];
+
+/** The open trades of a symbol (live-events asks this for every price). */
+export function findOpenTradeUuidsBySymbol(symbolUuid: string): readonly string[] {
+  return tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] ?? NO_TRADES;
 }
 
 /** Count of open trades, for the page title (SPEC.md §1). */
