@@ -2,15 +2,15 @@
 // bench/trading/signal-to-order.ts, bench/api/open-trades.ts): the built SPA, a real server process
 // (`tsx server/src/server.ts`, what `npm start` runs) on free loopback ports and a fresh DATA_DIR, Debian's
 // Chromium through playwright-core, the API as a script calls it, and the percentile / table printing.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { REPO, startApp, type RunningApp } from '../../tests/e2e/app-process';
 
-export const REPO = path.resolve(import.meta.dirname, '../..');
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export { CHROMIUM_PATH, freePort, launchBrowser, REPO } from '../../tests/e2e/app-process';
+
 export const PASSWORD = 'Abcdef1!';
 
 export interface SpaCopy {
@@ -57,106 +57,11 @@ export function prepareSpa({ sourcemap = false }: { sourcemap?: boolean } = {}):
   return { dir, remove };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** A Signaldesk server process (the end-to-end tests' startApp) serving the SPA in `staticDir`. */
+export type ServerProcess = RunningApp;
 
-export interface ServerProcess {
-  baseUrl: string;
-  /** The embedded paper exchange (loopback): its Binance-compatible API and /admin/*. */
-  paperUrl: string;
-  pid: number;
-  /** Milliseconds from spawn to the first answer of the API (includes the 30-day backfill). */
-  startMs: number;
-  stop: () => Promise<void>;
-}
-
-/**
- * `tsx server/src/server.ts` on free ports with a fresh DATA_DIR (removed by stop); its log goes to a file
- * in that folder, as a deployment would write it (the default LOG_LEVEL, info: one line per request).
- */
-export async function startServerProcess(staticDir: string, env: Record<string, string> = {}) {
-  const port = await freePort();
-  const paperPort = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-bench-'));
-  const logFile = path.join(dataDir, 'server.log');
-  const logFd = fs.openSync(logFile, 'a');
-  const started = performance.now();
-  const child: ChildProcess = spawn(path.join(REPO, 'node_modules/.bin/tsx'), ['server/src/server.ts'], {
-    cwd: REPO,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PAPER_EXCHANGE_PORT: String(paperPort),
-      DATA_DIR: dataDir,
-      STATIC_DIR: staticDir,
-      ...env,
-    },
-    stdio: ['ignore', logFd, logFd],
-  });
-  fs.closeSync(logFd);
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      try {
-        const response = await fetch(`${baseUrl}/api/public/get_bitcoin_public_information/`);
-        if (response.ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('server did not become ready in 180 s');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  } catch (error) {
-    const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-3000) : '';
-    await stop();
-    throw new Error(`${(error as Error).message}\n${tail}`, { cause: error });
-  }
-  const running: ServerProcess = {
-    baseUrl,
-    paperUrl: `http://127.0.0.1:${paperPort}`,
-    pid: child.pid ?? 0,
-    startMs: performance.now() - started,
-    stop,
-  };
-  return running;
-}
-
-/** Headless Chromium, as tests/e2e/harness.ts launches it (a fresh temporary profile each launch). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+export function startServerProcess(staticDir: string, env: Record<string, string> = {}) {
+  return startApp({ HOST: '127.0.0.1', STATIC_DIR: staticDir, ...env });
 }
 
 // ------------------------------------------------------------------------------------------- the API

@@ -1,109 +1,16 @@
-// End-to-end harness: starts Signaldesk the way `npm start` does (after `npm run build`), on free ports
-// and a fresh DATA_DIR, and launches Debian's Chromium through playwright-core (TOOLCHAIN.md "Browsers").
-import { spawn, type ChildProcess } from 'node:child_process';
+// End-to-end harness: the app process and the browser (app-process.ts, shared with bench/), and what the
+// tests add on top: one app and browser per test file, screenshots, the sign-up dialog.
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser, REPO, startApp, type RunningApp } from './app-process';
 
-const repo = path.resolve(import.meta.dirname, '../..');
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-export interface RunningApp {
-  baseUrl: string;
-  /** The embedded paper exchange (loopback): its Binance-compatible API and its /admin/* endpoints. */
-  paperUrl: string;
-  dataDir: string;
-  output: () => string;
-  stop: () => Promise<void>;
-}
-
-/** Starts `tsx server/src/server.ts` (what `npm start` runs) and waits until the API answers. */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
-  if (!fs.existsSync(path.join(repo, 'dist/index.html'))) {
-    throw new Error('dist/ is missing: run `npm run build` before the end-to-end tests');
-  }
-  const port = await freePort();
-  const paperPort = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-e2e-'));
-  let log = '';
-  const child: ChildProcess = spawn(path.join(repo, 'node_modules/.bin/tsx'), ['server/src/server.ts'], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PAPER_EXCHANGE_PORT: String(paperPort),
-      DATA_DIR: dataDir,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk) => (log += chunk));
-  child.stderr?.on('data', (chunk) => (log += chunk));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
-    try {
-      const response = await fetch(`${baseUrl}/api/public/get_bitcoin_public_information/`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    baseUrl,
-    paperUrl: `http://127.0.0.1:${paperPort}`,
-    dataDir,
-    output: () => log,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Headless Chromium; playwright-core gives every launch a fresh temporary profile. */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export * from './app-process';
 
 /** Saves a screenshot under screenshots/ (git-ignored) for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<string> {
-  const file = path.join(repo, 'screenshots', `${name}.png`);
+  const file = path.join(REPO, 'screenshots', `${name}.png`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   await page.screenshot({ path: file, fullPage: false });
   return file;

@@ -5,15 +5,12 @@
 // open, live PNL equal to the exchange's, closing by hand, by take profit, by stop loss (the exchange-side stop
 // fires), by trailing stop, a flag with automatic closing OFF (screenshots), the market order's answer lost,
 // and /trade_history with the exact realized PNL. Prices are pinned with the exchange's admin API.
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import type { Signal, Trade } from '../../contracts';
-import { screenshot, setupE2e, signUp } from './harness';
+import { screenshot, setupE2e } from './harness';
 import {
   Decimal,
-  PaperExchange,
   addTradeToken,
-  apiPost,
   closingFill,
   dismissNotifications,
   enterPin,
@@ -24,38 +21,23 @@ import {
   openFromSignal,
   openTrades,
   priceAtRoe,
-  proxySocket,
   realizedPnl,
   signalCard,
-  storedSignals,
   tradeRow,
-  type PaperAccount,
+  openTraderSession,
+  reportFailures,
+  type TraderSession,
 } from './trading-helpers';
 
 const e2e = setupE2e();
 
-interface Session {
-  page: Page;
-  errors: string[];
-  socket: Awaited<ReturnType<typeof proxySocket>>;
-  exchange: PaperExchange;
-  account: PaperAccount;
-  signals: Signal[];
+interface Session extends TraderSession {
   /** Trades closed so far, with how the exchange ended them. */
   closed: { trade: Trade; status: string; by: 'close_order' | 'stop' }[];
 }
 let s: Session;
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !s?.page || s.page.isClosed()) return;
-  const texts = await s.page.getByTestId('notification').allInnerTexts();
-  console.info(`trading-client: notifications at the failure:\n${texts.join('\n---\n')}`);
-  console.info(`trading-client: console:\n${consoleLines.slice(-30).join('\n')}`);
-  await screenshot(s.page, `trading-client-failure-${context.task.name.slice(0, 20).replace(/\W+/g, '-')}`);
-});
-
-/** The page's console errors and warnings, printed when a test fails. */
-const consoleLines: string[] = [];
+reportFailures('trading-client', () => s);
 
 const pinned = new Set<string>();
 afterAll(async () => {
@@ -115,36 +97,14 @@ async function expectRecordedClose(trade: Trade, status: string, by: 'close_orde
 }
 
 test('setup: sign up, PIN, a trade token of a paper account, auto close 2 s; real stored signals', async () => {
-  const exchange = new PaperExchange(e2e.app.paperUrl);
-  const account = await exchange.createAccount('10000');
-  const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') consoleLines.push(message.text());
+  // Automatic closing OFF at first (0); the tests that need it set 2 s.
+  const session = await openTraderSession(e2e.app, e2e.browser, {
+    name: 'client-trader',
+    signalCount: 7,
+    autoCloseDelayS: 0,
   });
-  const socket = await proxySocket(page);
-  await page.goto(e2e.app.baseUrl);
-  await signUp(page, `client-trader-${Date.now()}@example.com`, 'client-trader');
-  const signals = await storedSignals(page, 7, socket.live);
-  console.info(
-    `trading-client: stored signals ${signals
-      .map((item) => `${item.symbol.symbol_pair} ${item.signal_direction_created} ${item.signal_created_at}`)
-      .join(', ')}`,
-  );
-  s = { page, errors, socket, exchange, account, signals, closed: [] };
-
-  // minimal_accuracy 100: no live signal of the engine reaches this trader while the test runs, so none flags
-  // a trade under test DIRECTION_SIGNAL / REVERSE_SIGNAL (which would close it after the delay). The cards the
-  // test trades are delivered by the test. Saved before the page reads the preferences.
-  await apiPost(page, 'trade_preferences/set_preferences/', {
-    trade_auto_open_delay: 0,
-    trade_auto_close_delay: 0,
-    minimal_accuracy: 100,
-    trade_in_server_side: 0,
-  });
-  await page.reload();
-  await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
+  s = { ...session, closed: [] };
+  const { page, account } = session;
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
   await enterPin(page, '24680');
   await addTradeToken(page, account);

@@ -4,9 +4,10 @@
 // decimal arithmetic (decimal.js) for the money checks.
 import crypto from 'node:crypto';
 import Decimal from 'decimal.js';
-import type { Page, WebSocketRoute } from 'playwright-core';
-import { expect } from 'vitest';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import { afterEach, expect } from 'vitest';
 import type { Signal, Trade } from '../../contracts';
+import { screenshot, signUp } from './harness';
 
 export { Decimal };
 
@@ -426,4 +427,68 @@ export async function openFromSignal(
     .toBe(true);
   await tradeRow(page, trade!.trade_uuid).waitFor({ timeout: 15_000 });
   return trade!;
+}
+
+/** A trader's page as both trading files start it (see openTraderSession). */
+export interface TraderSession {
+  page: Page;
+  errors: string[];
+  /** The page's console errors and warnings, printed when a test fails. */
+  consoleLines: string[];
+  socket: Awaited<ReturnType<typeof proxySocket>>;
+  exchange: PaperExchange;
+  account: PaperAccount;
+  signals: Signal[];
+}
+
+/**
+ * Signs a new trader up on a fresh paper account, takes `signalCount` real stored signals, and saves the global
+ * preferences: minimal_accuracy 100, so no live signal of the engine reaches this trader and flags a trade under
+ * test DIRECTION_SIGNAL / REVERSE_SIGNAL (the test delivers the cards itself), and `autoCloseDelayS`. The page
+ * is reloaded so it reads them.
+ */
+export async function openTraderSession(
+  app: { baseUrl: string; paperUrl: string },
+  browser: Browser,
+  { name, signalCount, autoCloseDelayS }: { name: string; signalCount: number; autoCloseDelayS: number },
+): Promise<TraderSession> {
+  const exchange = new PaperExchange(app.paperUrl);
+  const account = await exchange.createAccount('10000');
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors: string[] = [];
+  const consoleLines: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') consoleLines.push(message.text());
+  });
+  const socket = await proxySocket(page);
+  await page.goto(app.baseUrl);
+  await signUp(page, `${name}-${Date.now()}@example.com`, name);
+  const signals = await storedSignals(page, signalCount, socket.live);
+  console.info(
+    `${name}: stored signals ${signals
+      .map((item) => `${item.symbol.symbol_pair} ${item.signal_direction_created} ${item.signal_created_at}`)
+      .join(', ')}`,
+  );
+  await apiPost(page, 'trade_preferences/set_preferences/', {
+    trade_auto_open_delay: 0,
+    trade_auto_close_delay: autoCloseDelayS,
+    minimal_accuracy: 100,
+    trade_in_server_side: 0,
+  });
+  await page.reload();
+  await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
+  return { page, errors, consoleLines, socket, exchange, account, signals };
+}
+
+/** After a failed test: the notifications, the last console lines and a screenshot of the trader's page. */
+export function reportFailures(label: string, session: () => TraderSession | undefined): void {
+  afterEach(async (context) => {
+    const s = session();
+    if (context.task.result?.state !== 'fail' || !s?.page || s.page.isClosed()) return;
+    const texts = await s.page.getByTestId('notification').allInnerTexts();
+    console.info(`${label}: notifications at the failure:\n${texts.join('\n---\n')}`);
+    console.info(`${label}: console:\n${s.consoleLines.slice(-30).join('\n')}`);
+    await screenshot(s.page, `${label}-failure-${context.task.name.slice(0, 20).replace(/\W+/g, '-')}`);
+  });
 }

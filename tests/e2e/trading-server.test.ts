@@ -4,15 +4,12 @@
 // socket, see trading-helpers): open, live PNL equal to the exchange's, close by hand, close by take profit,
 // /trade_history; and the faults of the exchange's admin API: the stop refused after the market order, and
 // the exchange not answering.
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import type { Signal, Trade } from '../../contracts';
-import { screenshot, setupE2e, signUp } from './harness';
+import { screenshot, setupE2e } from './harness';
 import {
   Decimal,
-  PaperExchange,
   addTradeToken,
-  apiPost,
   closingFill,
   dismissNotifications,
   enterPin,
@@ -24,36 +21,23 @@ import {
   openTrades,
   paperCard,
   priceAtRoe,
-  proxySocket,
   realizedPnl,
   signalCard,
-  storedSignals,
   tradeRow,
-  type PaperAccount,
+  openTraderSession,
+  reportFailures,
+  type TraderSession,
 } from './trading-helpers';
 
 const e2e = setupE2e();
 
-interface Session {
-  page: Page;
-  errors: string[];
-  socket: Awaited<ReturnType<typeof proxySocket>>;
-  exchange: PaperExchange;
-  account: PaperAccount;
-  signals: Signal[];
+interface Session extends TraderSession {
   closed: Trade[];
 }
 let s: Session;
-const consoleLines: string[] = [];
 const pinned = new Set<string>();
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !s?.page || s.page.isClosed()) return;
-  const texts = await s.page.getByTestId('notification').allInnerTexts();
-  console.info(`trading-server: notifications at the failure:\n${texts.join('\n---\n')}`);
-  console.info(`trading-server: console:\n${consoleLines.slice(-30).join('\n')}`);
-  await screenshot(s.page, `trading-server-failure-${context.task.name.slice(0, 20).replace(/\W+/g, '-')}`);
-});
+reportFailures('trading-server', () => s);
 afterAll(async () => {
   await s?.exchange.clearFaults().catch(() => undefined);
   for (const pair of pinned) await s?.exchange.setPrice(pair, null).catch(() => undefined);
@@ -104,35 +88,13 @@ async function expectRecordedClose(trade: Trade, status: string) {
 }
 
 test('setup: sign up, Server side, PIN, a trade token kept by the server, auto close 2 s', async () => {
-  const exchange = new PaperExchange(e2e.app.paperUrl);
-  const account = await exchange.createAccount('10000');
-  const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') consoleLines.push(message.text());
+  const session = await openTraderSession(e2e.app, e2e.browser, {
+    name: 'server-trader',
+    signalCount: 5,
+    autoCloseDelayS: 2,
   });
-  const socket = await proxySocket(page);
-  await page.goto(e2e.app.baseUrl);
-  await signUp(page, `server-trader-${Date.now()}@example.com`, 'server-trader');
-  const signals = await storedSignals(page, 5, socket.live);
-  console.info(
-    `trading-server: stored signals ${signals
-      .map((item) => `${item.symbol.symbol_pair} ${item.signal_direction_created} ${item.signal_created_at}`)
-      .join(', ')}`,
-  );
-  s = { page, errors, socket, exchange, account, signals, closed: [] };
-
-  // As in trading-client: minimal_accuracy 100 keeps the engine's live signals from flagging the trades under
-  // test; automatic closing after 2 s.
-  await apiPost(page, 'trade_preferences/set_preferences/', {
-    trade_auto_open_delay: 0,
-    trade_auto_close_delay: 2,
-    minimal_accuracy: 100,
-    trade_in_server_side: 0,
-  });
-  await page.reload();
-  await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
+  s = { ...session, closed: [] };
+  const { page, account } = session;
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
   await paperCard(page).waitFor({ timeout: 20_000 });
   await dismissNotifications(page);

@@ -83,3 +83,14 @@ export function candleFromHistory(candle: Candle1m, pricePrecision: number): Can
 export function decimalsOf(text: string): number {
   return text.split('.')[1]?.length ?? 0;
 }
+
+/** A candle as a chart draws it (contracts CandlePoint: the signal and trade trend data). */
+export function candlePointOf(candle: Candle) {
+  return {
+    time: candle.openTime,
+    open: Number(candle.open),
+    high: Number(candle.high),
+    low: Number(candle.low),
+    close: Number(candle.close),
+  };
+}

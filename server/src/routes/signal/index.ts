@@ -10,7 +10,7 @@ import {
   recentSignalListQuery,
   signalUuidParams,
 } from '../../../../contracts';
-import { MINUTE_MS } from '../../engine/candles';
+import { candlePointOf, MINUTE_MS } from '../../engine/candles';
 import { HIT_THRESHOLD_PERCENT, HORIZON_MINUTES, thresholdPrices } from '../../engine/hit-rule';
 import type { MarketFeed } from '../../engine/market-feed';
 import { ACCURACY_WINDOW } from '../../engine/signal-engine';
@@ -74,13 +74,7 @@ export const signalRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (
           horizon_minutes: HORIZON_MINUTES,
           price_target: prices.target,
           price_stop: prices.stop,
-          trend_data_list: candles.map((candle) => ({
-            time: candle.openTime,
-            open: Number(candle.open),
-            high: Number(candle.high),
-            low: Number(candle.low),
-            close: Number(candle.close),
-          })),
+          trend_data_list: candles.map(candlePointOf),
         },
       };
     },

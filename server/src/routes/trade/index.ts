@@ -14,7 +14,7 @@ import {
   tradeUuidParams,
   updateTradeStatusBody,
 } from '../../../../contracts';
-import { MINUTE_MS } from '../../engine/candles';
+import { candlePointOf, MINUTE_MS } from '../../engine/candles';
 import type { MarketFeed } from '../../engine/market-feed';
 import { bearerSecurity } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
@@ -127,13 +127,7 @@ export const tradeRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (a
             wire.trade_treiling_stop_percent_current,
             symbol.symbol_price_precision,
           ),
-          trend_data_list: candles.map((candle) => ({
-            time: candle.openTime,
-            open: Number(candle.open),
-            high: Number(candle.high),
-            low: Number(candle.low),
-            close: Number(candle.close),
-          })),
+          trend_data_list: candles.map(candlePointOf),
         },
       };
     },
