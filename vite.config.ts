@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import wasm from 'vite-plugin-wasm';
 
@@ -30,11 +30,32 @@ export default defineConfig({
             'tests/core/**/*.test.ts',
             'tests/contract/**/*.test.ts',
             'tests/exchange/**/*.test.ts',
+            'tests/scale/**/*.test.ts',
+            'tests/faults/**/*.test.ts',
           ],
+          // tests/faults/*.e2e.test.ts run the real server process and Chromium: tests/e2e/vitest.config.ts.
+          exclude: [...configDefaults.exclude, 'tests/faults/**/*.e2e.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
       },
+      // The route tests again on a real PostgreSQL, a fresh database per app (services/testing.ts), when
+      // scripts/with-postgres provides the server (scripts/test-all does).
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'node-postgres',
+                environment: 'node',
+                include: ['server/src/routes/**/*.test.ts'],
+                env: { SIGNALDESK_TEST_DATABASE: 'postgres' },
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -71,7 +71,7 @@ export const CLOSING_STATUS_OF_UI_STATUS = {
  * Why a trade needs repair (DELETE /trade/delete_trade_errors/), null when it is sound:
  * - open_incomplete: the open stopped half-way (the process died or the exchange did not confirm the order);
  * - stop_missing: the position is open without its exchange-side stop loss (placing it and closing the
- *   position both failed);
+ *   position both failed, or completing an interrupted open could not place it);
  * - position_missing: the exchange has no position for this open trade any more (closed outside Signaldesk).
  */
 export const TradeError = {

@@ -5,10 +5,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { themeStore } from './features/theme/theme-store';
+import { installChunkReload } from './lib/chunk-reload';
 import { initI18n } from './lib/i18n';
 import { initTradeCore } from './lib/trade-core';
 
 async function boot() {
+  // A deploy that replaced the chunks this page knows reloads it instead of showing the error page.
+  installChunkReload({
+    target: window,
+    storage: sessionStorage,
+    reload: () => window.location.reload(),
+    now: Date.now,
+  });
   // The stored theme applies before the first paint, so a light-theme user never sees a dark flash.
   document.documentElement.dataset.theme = themeStore.theme;
   await initTradeCore();

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db';
 import { bitcoinInformation } from './engine/bitcoin-information';
@@ -14,6 +14,7 @@ import { TradeMonitor } from './engine/trade-monitor';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { loadMasterKey, SecretBox } from './services/secret-box';
+import { OneLinePerRequest } from './services/logger';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { SocketHub, websocketPlugin } from './plugins/websocket';
@@ -32,9 +33,11 @@ import { tradeServerRoutes } from './routes/trade_server';
 import { tradePreferencesRoutes } from './routes/trade_preferences';
 import { tradeTokenRoutes } from './routes/trade_token';
 import { userRoutes } from './routes/user';
+import type { EventBus } from './services/event-bus';
 import { seedPlatforms } from './services/platforms';
 import { keepSymbolsSynced } from './services/symbols';
 import { TradeDesk } from './services/trade-desk';
+import { announceTradeWrite, onTradeWrite } from './services/trades';
 
 export interface AppDeps {
   feed: MarketFeed;
@@ -53,12 +56,17 @@ export interface AppDeps {
   clock?: () => number;
   /** The trade monitor; built from feed, db and hub when absent (it follows the feed's mark prices). */
   tradeMonitor?: TradeMonitor;
+  /** The other instances on the same PostgreSQL (services/event-bus.ts); absent: this process is alone. */
+  bus?: EventBus;
+  /** Whether the monitor built here starts as the leader's (docs/decisions.md "Several instances"); default true. */
+  leading?: boolean;
 }
 
 export async function buildApp(deps: AppDeps) {
-  const hub = deps.hub ?? new SocketHub();
+  const hub = deps.hub ?? new SocketHub(deps.bus);
   const app = Fastify({
     loggerInstance: deps.logger,
+    logController: new OneLinePerRequest(),
     bodyLimit: 256 * 1024,
     // Errors of the router itself (a bad percent escape, an over-long parameter) as { detail } too.
     frameworkErrors: (error, _request, reply) => {
@@ -86,10 +94,24 @@ export async function buildApp(deps: AppDeps) {
   // Open trades are loaded from the database and follow the feed's prices (engine/trade-monitor.ts).
   const monitor =
     deps.tradeMonitor ??
-    new TradeMonitor({ db: deps.db, hub, feed: deps.feed, log: app.log, clock: app.clock });
+    new TradeMonitor({
+      db: deps.db,
+      hub,
+      feed: deps.feed,
+      log: app.log,
+      clock: app.clock,
+      bus: deps.bus,
+      leading: deps.leading,
+    });
   await monitor.start();
+  if (deps.bus) relayTradeWrites(app, deps.db, deps.bus);
   const tradeDesk = new TradeDesk({ db: deps.db, hub, monitor, log: app.log, clock: app.clock });
   app.decorate('tradeDesk', tradeDesk);
+  if (deps.bus) {
+    // Trade writes of other instances announced while the bus was down are lost: forget every cached list.
+    const stop = deps.bus.onResume(() => tradeDesk.openTrades.invalidateAll());
+    app.addHook('onClose', async () => stop());
+  }
   app.addHook('onClose', async () => {
     await tradeDesk.idle();
     await monitor.close();
@@ -151,4 +173,29 @@ export async function buildApp(deps: AppDeps) {
     return reply.status(404).send({ detail: `Not found: ${request.url}` });
   });
   return { app, hub, monitor };
+}
+
+/** Bus topic of trade writes: `{ user_uuid }` whose trades an instance wrote (their cached lists go stale). */
+export const TRADE_WRITES_TOPIC = 'trade_writes';
+
+/** The trade writes of this instance to the others, and theirs to this one's listeners (services/trades.ts). */
+function relayTradeWrites(app: FastifyInstance, db: Database, bus: EventBus): void {
+  let relaying = false;
+  const stopOut = onTradeWrite(db, (userUuid) => {
+    if (!relaying) bus.publish(TRADE_WRITES_TOPIC, { user_uuid: userUuid });
+  });
+  const stopIn = bus.subscribe(TRADE_WRITES_TOPIC, (payload) => {
+    const userUuid = (payload as { user_uuid?: unknown } | null)?.user_uuid;
+    if (typeof userUuid !== 'string') return;
+    relaying = true;
+    try {
+      announceTradeWrite(db, userUuid);
+    } finally {
+      relaying = false;
+    }
+  });
+  app.addHook('onClose', async () => {
+    stopOut();
+    stopIn();
+  });
 }

@@ -8,6 +8,11 @@ export interface ServerConfig {
   paperExchangePort: number;
   /** Base URL of an external Binance-compatible exchange; undefined = start the embedded paper exchange. */
   exchangeUrl: string | undefined;
+  /**
+   * Base URL of a paper exchange that runs apart (`npm run paper-exchange`), used instead of starting one: the
+   * paper platform, the house and the backfill use it, so several instances can share it. Not with exchangeUrl.
+   */
+  paperExchangeUrl: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   /** Folder of the built SPA (vite build); served at / when present. */
@@ -27,11 +32,15 @@ function intFromEnv(name: string, fallback: number): number {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = path.resolve(env.DATA_DIR || './data');
+  if (env.EXCHANGE_URL && env.PAPER_EXCHANGE_URL) {
+    throw new Error('Set EXCHANGE_URL or PAPER_EXCHANGE_URL, not both');
+  }
   return {
     host: env.HOST || '0.0.0.0',
     port: intFromEnv('PORT', 8080),
     paperExchangePort: intFromEnv('PAPER_EXCHANGE_PORT', 8081),
     exchangeUrl: env.EXCHANGE_URL || undefined,
+    paperExchangeUrl: env.PAPER_EXCHANGE_URL?.replace(/\/+$/, '') || undefined,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     staticDir: path.resolve(env.STATIC_DIR || './dist'),

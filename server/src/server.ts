@@ -1,20 +1,26 @@
-// The Signaldesk process (`npm start`): the database (PGlite under DATA_DIR or PostgreSQL), the embedded
-// paper exchange (unless EXCHANGE_URL names another exchange), the market feed, and the API + SPA on PORT.
-// With the paper exchange the house account runs too (docs/decisions.md "House account"): on the first start
-// the backfill replays 30 days of market, signals, house trades and statistics before the server listens.
+// The Signaldesk process (`npm start`): the database (PGlite under DATA_DIR or PostgreSQL), the paper exchange
+// (embedded, or the one PAPER_EXCHANGE_URL names; none when EXCHANGE_URL names another exchange), the market
+// feed, and the API + SPA on PORT. Several processes may share one PostgreSQL (docs/decisions.md "Several
+// instances"): each serves its own sockets, the event bus carries what one does to the others' sockets, and
+// the one that leads (an advisory lock) runs the signal engine, the house account (with the paper exchange;
+// on the first start the backfill replays 30 days of market, signals, house trades and statistics) and the
+// statistics (engine/leader-duties.ts). With PGlite the process is alone and leads from the start.
 import path from 'node:path';
 import { startPaperExchange, type PaperExchangeHandle } from '../../paper-exchange/src/index';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
-import { backfillFirstStart } from './engine/house-backfill';
-import { HouseFollower } from './engine/house-follower';
-import { startLiveCore } from './engine/live-core';
+import { leaderDuties } from './engine/leader-duties';
+import { listenForSignals, startPriceRelay } from './engine/live-core';
 import { followedSymbols, MarketFeed } from './engine/market-feed';
-import { StatisticsRecorder } from './engine/statistics-live';
 import { initTradeCore } from './lib/trade-core';
-import { ensureHouseAccount, type HouseAccount } from './services/house';
-import { PAPER_PLATFORM_UUID } from './services/platforms';
+import { LocalEventBus, PgEventBus, type EventBus } from './services/event-bus';
+import { PgLeadership, SoleLeadership, type Leadership } from './services/leadership';
+import {
+  embeddedPaperExchange,
+  remotePaperExchange,
+  type PaperExchangeLink,
+} from './services/paper-exchange-link';
 import { loadMasterKey, SecretBox } from './services/secret-box';
 import { createLogger } from './services/logger';
 
@@ -24,25 +30,33 @@ const log = createLogger(config.logLevel);
 
 async function main() {
   await initTradeCore();
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
   log.info(`database: ${database.kind}`);
 
-  let exchangeUrl = config.exchangeUrl;
-  let exchangeWsUrl = exchangeUrl?.replace(/^http/, 'ws');
-  let paperExchangeUrl: string | undefined;
-  let paperExchange: PaperExchangeHandle | undefined;
-  if (!exchangeUrl || !exchangeWsUrl) {
-    const exchange = await startPaperExchange({
+  let paper: PaperExchangeLink | undefined;
+  let embedded: PaperExchangeHandle | undefined;
+  if (config.paperExchangeUrl) {
+    paper = await remotePaperExchange(config.paperExchangeUrl);
+    log.info(`paper exchange on ${paper.url} (runs apart)`);
+  } else if (!config.exchangeUrl) {
+    embedded = await startPaperExchange({
       port: config.paperExchangePort,
       host: '127.0.0.1',
       dataDir: path.join(config.dataDir, 'paper-exchange'),
     });
-    exchangeUrl = exchange.url;
-    exchangeWsUrl = exchange.wsUrl;
-    paperExchangeUrl = exchange.url;
-    paperExchange = exchange;
-    log.info(`paper exchange on ${exchangeUrl}`);
+    paper = embeddedPaperExchange(embedded);
+    log.info(`paper exchange on ${paper.url}`);
   }
+  // EXCHANGE_URL, or else the paper exchange (one of the two is there).
+  const exchangeUrl = config.exchangeUrl ?? paper!.url;
+  const exchangeWsUrl = config.exchangeUrl ? config.exchangeUrl.replace(/^http/, 'ws') : paper!.wsUrl;
+
+  // Other instances can only be on PostgreSQL: there the bus is NOTIFY/LISTEN and the lead an advisory lock.
+  const databaseUrl = database.kind === 'postgres' ? config.databaseUrl : undefined;
+  const bus: EventBus = databaseUrl
+    ? await PgEventBus.start({ db: database.db, databaseUrl, log })
+    : new LocalEventBus();
+  const leadership: Leadership = databaseUrl ? new PgLeadership({ databaseUrl, log }) : new SoleLeadership();
 
   const feed = new MarketFeed(exchangeUrl, exchangeWsUrl, await followedSymbols(exchangeUrl, log), log);
   const secretBox = new SecretBox(loadMasterKey({ env: process.env, dataDir: config.dataDir }));
@@ -53,45 +67,23 @@ async function main() {
     staticDir: config.staticDir,
     logger: log,
     exchangeUrl,
-    paperExchangeUrl,
+    paperExchangeUrl: paper?.url,
+    bus,
+    leading: false,
   });
 
-  // The house account and, on the first start, the backfill (engine/house-backfill.ts); no house without the
-  // paper exchange.
-  let house: HouseAccount | undefined;
-  if (paperExchange) {
-    const exchange = paperExchange;
-    house = await ensureHouseAccount({
-      db: database.db,
-      box: secretBox,
-      platformUuid: PAPER_PLATFORM_UUID,
-      createAccount: (balance) => exchange.admin.createAccount(balance),
-      log,
-    });
-    await backfillFirstStart({ db: database.db, exchange, house, log });
-  }
-  const follower = house
-    ? new HouseFollower({ app, db: database.db, desk: app.tradeDesk, box: secretBox, house, log })
-    : undefined;
+  // Every instance: its feed's prices and every new signal to its own sockets; after the bus lost news of the
+  // others, the monitor reads the open trades again.
+  const relay = await startPriceRelay({ feed, db: database.db, hub });
+  const stopSignals = listenForSignals({ bus, db: database.db, hub, log });
+  bus.onResume(() => void monitor.resync());
 
-  // Prices, bitcoin information and signals to the sockets (engine/live-core.ts); new signals also reach the
-  // trade monitor, which buildApp started with the open trades, then the house follower. The feed starts
-  // after, so the candles it loads at start already reach the signal engine.
-  const core = await startLiveCore({
-    feed,
-    db: database.db,
-    hub,
-    log,
-    onSignals: async (rows) => {
-      await monitor.onSignals(rows);
-      follower?.onSignals(rows);
-    },
-  });
-  await follower?.start();
-  const recorder = house
-    ? new StatisticsRecorder({ db: database.db, monitor, feed, houseUserUuid: house.user_uuid, log })
-    : undefined;
-  recorder?.start();
+  // The first attempt runs before the feed starts, so a leader's engine gets the start-up candles as a single
+  // process's does (and the backfill runs before the server answers).
+  await leadership.start(
+    leaderDuties({ app, db: database.db, feed, hub, bus, monitor, box: secretBox, paper, log }),
+  );
+  if (!leadership.leading) log.info('leader: another instance leads; this one follows');
   await feed.start();
 
   await app.listen({ port: config.port, host: config.host });
@@ -99,12 +91,14 @@ async function main() {
 
   const shutdown = async (signal: string) => {
     log.info(`${signal}: shutting down`);
+    // The lead first: another instance takes it over while this one finishes.
+    await leadership.close();
     await feed.close();
-    await core.close();
-    await follower?.close();
-    await recorder?.close();
+    relay.close();
+    stopSignals();
     await app.close();
-    await paperExchange?.close();
+    await bus.close();
+    await embedded?.close();
     await database.close();
     process.exit(0);
   };

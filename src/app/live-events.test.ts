@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { ClientEvent } from '../../contracts';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { subscribe } from 'valtio';
 import WebSocket, { WebSocketServer } from 'ws';
 import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
 import { notificationsStore } from '../features/notifications/notifications-store';
@@ -12,7 +13,13 @@ import { makeCalculated, makeTrade } from '../features/trades/testing/trade-fixt
 import { setOpenTrades, tradesStore } from '../features/trades/trades-store';
 import { TRADE_REFETCH_DELAY_MS } from '../config/constants';
 import { WsStatus, type WebSocketConstructor } from '../lib/ws-client';
-import { notifyConnectionStatus, routeServerEvent, startLiveEvents, stopLiveEvents } from './live-events';
+import {
+  LIVE_BATCH_MS,
+  notifyConnectionStatus,
+  routeServerEvent,
+  startLiveEvents,
+  stopLiveEvents,
+} from './live-events';
 import { resetAllStores } from './reset-all-stores';
 import { BTC_UUID, byUuid, ETH_UUID, makePrice, makeSignal, PLATFORM_UUID } from './testing/live-fixtures';
 import { loadTradeCoreForTests } from './testing/load-trade-core';
@@ -270,5 +277,45 @@ describe('startLiveEvents against a real websocket server', () => {
     expect(notificationsStore.notification_list.map((item) => item.description[0])).not.toContain(
       'notification.websocket_closed',
     );
+  });
+
+  test('applies a burst of frames together, in order, with one store notification per batch', async () => {
+    const trade = makeTrade({ trade_uuid: TRADE_UUID, trade_pnl_current: '0' });
+    // The read every connection makes answers the trade.
+    vi.mocked(getOpenTrades).mockResolvedValueOnce([trade]);
+    const connected = new Promise<WebSocket>((resolve) => server.once('connection', resolve));
+    startLiveEvents({
+      renewToken: async () => 'single-use',
+      urlFor: (token) => `ws://127.0.0.1:${port}/api/ws_core/${token}`,
+      WebSocketImpl: WebSocket as unknown as WebSocketConstructor,
+    });
+    const socket = await connected;
+    await vi.waitFor(() => expect(tradesStore.trade_by_uuid_dict[TRADE_UUID]).toBeDefined());
+    let notifications = 0;
+    const started = performance.now();
+    const unsubscribe = subscribe(tradesStore, () => (notifications += 1));
+    // Each frame in its own write, a macrotask apart, so each arrives in its own task as in a browser.
+    const FRAMES = 100;
+    for (let index = 1; index <= FRAMES; index += 1) {
+      socket.send(
+        JSON.stringify({
+          event: 'trade_updated_response_from_core',
+          message: {
+            trade_uuid: TRADE_UUID,
+            trade_update_calculated: makeCalculated(trade, { trade_pnl_current: `${index}.5` }),
+          },
+        }),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vi.waitFor(() => expect(tradesStore.current_pnl).toBe(`${FRAMES}.5`));
+    unsubscribe();
+    const elapsed = performance.now() - started;
+    // The last frame wins (order kept), and the stores heard of them once a batch, not once a frame: a batch
+    // waits LIVE_BATCH_MS, so there can be no more of them than that fits in the time taken (a bound, not a
+    // speed: a slow machine only widens it).
+    expect(tradesStore.trade_by_uuid_dict[TRADE_UUID]?.trade_pnl_current).toBe(`${FRAMES}.5`);
+    expect(notifications).toBeGreaterThan(0);
+    expect(notifications).toBeLessThanOrEqual(Math.floor(elapsed / LIVE_BATCH_MS) + 1);
   });
 });

@@ -76,14 +76,46 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
   }
 }
 
-let activeClient: WsClient | undefined;
+/**
+ * Frames are applied together, at most this often. With hundreds of open trades the server answers thousands
+ * of recomputes a second; applied one task each, every frame would notify the stores and re-render on its own
+ * (bench/spa/trading.ts measured the page falling behind). One batch is one store notification and one render.
+ */
+export const LIVE_BATCH_MS = 16;
+
+/** Collects events and routes them in arrival order, all in one task, LIVE_BATCH_MS after the first. */
+function createEventBatch(route: (event: ServerEvent) => void) {
+  let queue: ServerEvent[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    const events = queue;
+    queue = [];
+    for (const event of events) route(event);
+  };
+  return {
+    push(event: ServerEvent) {
+      queue.push(event);
+      timer ??= setTimeout(flush, LIVE_BATCH_MS);
+    },
+    drop() {
+      clearTimeout(timer);
+      timer = undefined;
+      queue = [];
+    },
+  };
+}
+
+/** Closes the open socket and drops its pending events. */
+let stopActive: (() => void) | undefined;
 
 /** Opens the socket for the logged-in user; returns the function that closes it. */
 export function startLiveEvents(options: Partial<WsClientOptions> = {}): () => void {
   stopLiveEvents();
+  const batch = createEventBatch((event) => routeServerEvent(event, client));
   const client: WsClient = createWsClient({
     renewToken: takeWebsocketToken,
-    onEvent: (event) => routeServerEvent(event, client),
+    onEvent: (event) => batch.push(event),
     onStatus: (status, detail) => {
       notifyConnectionStatus(status, detail);
       // Updates sent while the socket was down are lost: every (re)connection reads the open trades again,
@@ -95,18 +127,19 @@ export function startLiveEvents(options: Partial<WsClientOptions> = {}): () => v
     },
     ...options,
   });
-  activeClient = client;
-  client.start();
-  return () => {
+  const stop = () => {
     client.close();
-    if (activeClient === client) activeClient = undefined;
+    batch.drop();
+    if (stopActive === stop) stopActive = undefined;
   };
+  stopActive = stop;
+  client.start();
+  return stop;
 }
 
 /** Closes the socket (logout closes it before the stores are reset). */
 export function stopLiveEvents(): void {
-  activeClient?.close();
-  activeClient = undefined;
+  stopActive?.();
 }
 
 /**

@@ -15,6 +15,7 @@ import { resetSymbolsStore } from '../features/symbols/symbols-store';
 import { resetThemeStore } from '../features/theme/theme-store';
 import { resetPinCodeStore } from '../features/trade-tokens/pin-code-store';
 import { resetTradeTokensStore } from '../features/trade-tokens/trade-tokens-store';
+import { resetTradeErrorNotices } from '../features/trades/trade-error-notices';
 import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
 
@@ -36,6 +37,7 @@ export const STORE_RESETS: readonly (() => void)[] = [
   resetSignalInfoStore,
   resetStatisticsStore,
   resetTradesStore,
+  resetTradeErrorNotices,
   resetLayoutStore,
 ];
 

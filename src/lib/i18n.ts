@@ -12,6 +12,7 @@ import {
 } from '../config/constants';
 import { StorageKey } from '../config/storage-keys';
 import { ApiError, ApiErrorKind } from './api-client';
+import { EXCHANGE_ERROR_CATALOGUE } from './exchange-errors';
 
 function storedLanguage(): Language {
   const stored = localStorage.getItem(StorageKey.LANGUAGE);
@@ -66,14 +67,32 @@ export function translateError(error: unknown): string {
     const whole = catalogue[error.message];
     if (typeof whole === 'string') return whole;
     // Validation details name the field first: 'user_email: Incorrect email'.
-    const field = /^([\w.]+): (.+)$/.exec(error.message);
+    const field = /^([\w.]+): (.+)$/s.exec(error.message);
     const message = field?.[2] !== undefined ? catalogue[field[2]] : undefined;
     if (typeof message === 'string') return message;
+    // A server-mode exchange failure names the operation first: 'placeMarketOrder: Margin is insufficient'.
+    const exchangeText = field?.[2] !== undefined ? translateExchangeText(field[2]) : undefined;
+    if (exchangeText !== undefined) return exchangeText;
     if (error.message === 'unknown error' && error.status)
       return i18n.t('errors.http', { status: error.status });
     return error.message;
   }
   return error instanceof Error ? error.message : i18n.t('errors.unknown');
+}
+
+/**
+ * The trader's text of an exchange failure's text (SPEC.md §8), the same in both modes: a catalogued code's
+ * translation, the time-out's, or 'Unknown error: <the exchange's message> (code <n>)' with its own words
+ * translated. Undefined for any other text.
+ */
+export function translateExchangeText(text: string): string | undefined {
+  if (text === 'Timeout') return i18n.t('errors.timeout');
+  for (const [code, entry] of Object.entries(EXCHANGE_ERROR_CATALOGUE)) {
+    if (entry.text === text && i18n.exists(`exchange_error.${code}`)) return i18n.t(`exchange_error.${code}`);
+  }
+  const unknown = /^Unknown error: (.*) \(code (-?\d+)\)$/s.exec(text);
+  if (unknown) return i18n.t('exchange_error.unknown', { message: unknown[1], code: unknown[2] });
+  return undefined;
 }
 
 /** A date and time in the current language (token created / last used). */

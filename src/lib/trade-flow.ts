@@ -275,6 +275,58 @@ async function placeStop(client: ExchangeClient, stop: StopOrderInput): Promise<
   }
 }
 
+export interface ProtectPositionInput {
+  symbol_pair: string;
+  trade_direction: SignalDirection;
+  /** The position's quantity and entry price, as the exchange reports them. */
+  trade_quantity: string;
+  trade_open_price: string;
+  trade_leverage: number;
+  trade_stop_loss_percent: number;
+  symbol_price_precision: number;
+  /** The trade's signal: the stop is placed under its `sds…` id (clientOrderIds). */
+  signal_uuid: string;
+}
+
+export interface ProtectedPosition {
+  /** The stop's client id; null when the exchange refused it (stop_error says why). */
+  trade_stop_order_id: string | null;
+  trade_stop_price: string;
+  stop_error?: ExchangeError;
+}
+
+/**
+ * Completes an open that stopped after its market order filled (the process running it died, or the order's
+ * answer was lost): places the stop openPosition would have placed next, at the stop price of the position's
+ * entry (SPEC.md §5), under the signal's stop id, so a stop that the interrupted open did place is found
+ * (-4116) instead of doubled. Never closes or opens anything: when the exchange refuses the stop, the answer
+ * has trade_stop_order_id null and the caller records stop_missing for the trader to decide.
+ */
+export async function protectPosition(
+  client: ExchangeClient,
+  input: ProtectPositionInput,
+): Promise<ProtectedPosition> {
+  const { symbol_pair: symbol, trade_direction: side } = input;
+  const clientId = clientOrderIds(input.signal_uuid).stop;
+  const stop = stopPrice({
+    direction: side,
+    entryPrice: input.trade_open_price,
+    stopLossPercent: input.trade_stop_loss_percent,
+    leverage: input.trade_leverage,
+    pricePrecision: input.symbol_price_precision,
+  });
+  const error = await placeStop(client, {
+    symbol,
+    side: opposite(side),
+    quantity: input.trade_quantity,
+    stopPrice: stop,
+    price: stopLimitPrice(side, stop, input.symbol_price_precision),
+    clientId,
+  });
+  if (error === undefined) return { trade_stop_order_id: clientId, trade_stop_price: stop };
+  return { trade_stop_order_id: null, trade_stop_price: stop, stop_error: error };
+}
+
 /** The stop-limit's limit price: STOP_LIMIT_OFFSET beyond the trigger in the closing direction. */
 function stopLimitPrice(direction: SignalDirection, stop: string, pricePrecision: number): string {
   const factor =
@@ -393,7 +445,10 @@ export type PositionCheck =
   /** The market order was never filled: nothing was opened. */
   | { trade_uuid: string; state: 'never_opened' };
 
-/** Reconciles open trades of one platform with the exchange's positions and orders. */
+/**
+ * Reconciles open trades of one platform with the exchange's positions and orders. A trade the exchange closed
+ * otherwise than by its stop has that stop cancelled when it is still waiting.
+ */
 export async function checkPositions(
   client: ExchangeClient,
   trades: readonly PositionCheckInput[],
@@ -430,6 +485,11 @@ async function checkPosition(
       : await client.getStopOrder(symbol, trade.trade_stop_order_id);
   if (stop && hasFired(stop)) {
     return { trade_uuid, state: 'closed', trade_status: 'stop_loss', trade_close_price: stop.avgPrice };
+  }
+  // Closed by something else (by hand on the exchange): a stop still waiting protects nothing any more and,
+  // reduce-only on the trade's closing side, would act on a later position of the symbol. It is cancelled.
+  if (trade.trade_stop_order_id !== null && stop?.status === 'NEW') {
+    await cancelQuietly(client, symbol, trade.trade_stop_order_id);
   }
   return { trade_uuid, state: 'closed', trade_status: 'manual_close', trade_close_price: undefined };
 }

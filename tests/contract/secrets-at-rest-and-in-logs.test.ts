@@ -300,8 +300,8 @@ function findings(texts: { where: string; text: string }[]) {
 describe('the session that is scanned', () => {
   it('touched every secret, and the scans see what they should', () => {
     for (const [name, value] of Object.entries(secrets)) expect(value, name).not.toBe('');
-    // The log holds the requests of the session, with redacted credentials.
-    expect(lines.length).toBeGreaterThan(50);
+    // The log holds the requests of the session (a line each), with redacted credentials.
+    expect(lines.length).toBeGreaterThan(25);
     const log = lines.join('');
     for (const url of [
       '/api/trade_token/create_trade_token/',

@@ -28,26 +28,69 @@ export interface RunningApp {
   /** The embedded paper exchange (loopback): its Binance-compatible API and its /admin/* endpoints. */
   paperUrl: string;
   dataDir: string;
+  /** PORT and PAPER_EXCHANGE_PORT of this process (a restart on the same DATA_DIR can keep them). */
+  port: number;
+  paperPort: number;
+  /** The pid of the `tsx` launcher; the server itself runs in its child process (see kill). */
   pid: number;
   /** Milliseconds from spawn to the first answer of the API (a first start includes the 30-day backfill). */
   startMs: number;
   output: () => string;
+  /**
+   * `kill -9` of the server process itself (tsx runs server.ts in a child process, which a SIGKILL of the
+   * launcher would leave running), then of the launcher; resolves when both are gone. DATA_DIR is kept, so
+   * startApp({}, { restartOf }) can start again on it.
+   */
+  kill: () => Promise<void>;
+  /** SIGTERM (SIGKILL after 10 s), then DATA_DIR is removed unless the app was started with keepDataDir. */
   stop: () => Promise<void>;
 }
+
+export interface StartAppOptions {
+  /** Start on the DATA_DIR and ports of an app that was stopped or killed (a restart). */
+  restartOf?: Pick<RunningApp, 'dataDir' | 'port' | 'paperPort'>;
+  /** stop() leaves DATA_DIR in place (the caller removes it). */
+  keepDataDir?: boolean;
+}
+
+/** The pids of a process's children (Linux /proc). */
+export function childPids(pid: number): number[] {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/))
+      .filter((text) => text !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Starts `tsx server/src/server.ts` (what `npm start` runs) and waits until the API answers. `env` adds to the
  * process environment (STATIC_DIR serves another build than dist/).
  */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
-  const staticDir = path.resolve(REPO, env.STATIC_DIR ?? 'dist');
+export async function startApp(
+  env: Record<string, string> = {},
+  { restartOf, keepDataDir = false }: StartAppOptions = {},
+): Promise<RunningApp> {
+  const staticDir = path.resolve(REPO, env.STATIC_DIR ?? process.env.STATIC_DIR ?? 'dist');
   if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
     throw new Error(`${staticDir} has no built SPA: run \`npm run build\` first`);
   }
   const started = performance.now();
-  const port = await freePort();
-  const paperPort = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-e2e-'));
+  const port = restartOf?.port ?? (await freePort());
+  const paperPort = restartOf?.paperPort ?? (await freePort());
+  const dataDir = restartOf?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-e2e-'));
   let log = '';
   const child: ChildProcess = spawn(path.join(REPO, 'node_modules/.bin/tsx'), ['server/src/server.ts'], {
     cwd: REPO,
@@ -75,21 +118,42 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
     if (Date.now() > deadline) throw new Error(`server did not become ready:\n${log}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  const exited = () =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     baseUrl,
     paperUrl: `http://127.0.0.1:${paperPort}`,
     dataDir,
+    port,
+    paperPort,
     pid: child.pid ?? 0,
     startMs: performance.now() - started,
     output: () => log,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+    kill: async () => {
+      const launcher = child.pid ?? 0;
+      const servers = childPids(launcher);
+      for (const pid of [...servers, launcher]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await exited();
+      for (const pid of servers) {
+        while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = exited();
+        child.kill('SIGTERM');
+        await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+      if (!keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -231,9 +231,10 @@ export const UNTRADABLE_WITH_DEFAULTS = ['BTCUSDT'];
 
 /**
  * Real stored signals of the running engine for this trader (GET /signal/get_recent_signal_list/), `count`
- * distinct ones, all on one symbol when one has enough (`prefer` first, never `exclude`). On a fresh start
- * the engine stores the signals of the history it loads (and the backfill, once wired, 30 days), so they are
- * usually there at once; otherwise this polls, and also takes live signals the proxied socket saw (`live`).
+ * distinct ones, all on one symbol when one has enough (`prefer` first, never `exclude`), or each on a symbol of
+ * its own with `distinctPairs` (positions that must not merge in one-way mode). On a fresh start the engine
+ * stores the signals of the history it loads (and the backfill, 30 days), so they are usually there at once;
+ * otherwise this polls, and also takes live signals the proxied socket saw (`live`).
  */
 export async function storedSignals(
   page: Page,
@@ -242,7 +243,8 @@ export async function storedSignals(
   {
     prefer = ['ETHUSDT'],
     exclude = UNTRADABLE_WITH_DEFAULTS,
-  }: { prefer?: string[]; exclude?: string[] } = {},
+    distinctPairs = false,
+  }: { prefer?: string[]; exclude?: string[]; distinctPairs?: boolean } = {},
 ): Promise<Signal[]> {
   const deadline = Date.now() + SIGNAL_WAIT_MS;
   const rank = (pair: string) => (prefer.includes(pair) ? prefer.indexOf(pair) : prefer.length);
@@ -262,6 +264,17 @@ export async function storedSignals(
     const pairs = [...byPair.keys()].sort(
       (a, b) => rank(a) - rank(b) || (byPair.get(b)?.length ?? 0) - (byPair.get(a)?.length ?? 0),
     );
+    if (distinctPairs) {
+      const onePerPair = pairs.map((pair) => byPair.get(pair)![0]!);
+      if (onePerPair.length >= count) return onePerPair.slice(0, count);
+      if (Date.now() > deadline) {
+        throw new Error(
+          `stored signals on ${onePerPair.length} symbol(s) after ${SIGNAL_WAIT_MS} ms; ${count} needed`,
+        );
+      }
+      await page.waitForTimeout(2000);
+      continue;
+    }
     const onePair = pairs.map((pair) => byPair.get(pair) ?? []).find((list) => list.length >= count);
     if (onePair) return onePair.slice(0, count);
     const mixed = pairs.flatMap((pair) => byPair.get(pair) ?? []);
@@ -280,15 +293,21 @@ export async function storedSignals(
  * and see the engine's signals. Call before the page loads the app.
  */
 export async function proxySocket(page: Page) {
-  const state: { route?: WebSocketRoute; live: Signal[] } = { live: [] };
+  const state: { route?: WebSocketRoute; live: Signal[]; muted: boolean; connections: number } = {
+    live: [],
+    muted: false,
+    connections: 0,
+  };
   await page.routeWebSocket(/\/api\/ws_core\//, (route) => {
     const server = route.connectToServer();
     state.route = route;
+    state.connections += 1;
     server.onMessage((message) => {
       const text = String(message);
       if (text.includes('"signal_from_core"')) {
         const event = JSON.parse(text) as { message: { signal_by_uuid: Record<string, Signal> } };
         state.live.push(...Object.values(event.message.signal_by_uuid));
+        if (state.muted) return;
       }
       route.send(message);
     });
@@ -296,6 +315,17 @@ export async function proxySocket(page: Page) {
   });
   return {
     live: () => state.live,
+    /** How many sockets the page has opened so far (each reconnect opens one). */
+    connections: () => state.connections,
+    /** While muted, the engine's own signal_from_core frames are kept from the page (deliver still works). */
+    muteEngineSignals: (muted: boolean) => {
+      state.muted = muted;
+    },
+    /** Drops the page's socket as a network failure would (code 1006 is not sendable; 4000 stands for it). */
+    drop: async () => {
+      if (!state.route) throw new Error('the page has no websocket yet');
+      await state.route.close({ code: 4000, reason: 'dropped by the test' });
+    },
     /**
      * Delivers a stored signal of the running engine to the page as a signal_from_core frame, with
      * signal_created_at set to now: re-sent, so the test need not wait minutes for the engine's next one.
@@ -443,14 +473,33 @@ export interface TraderSession {
 
 /**
  * Signs a new trader up on a fresh paper account, takes `signalCount` real stored signals, and saves the global
- * preferences: minimal_accuracy 100, so no live signal of the engine reaches this trader and flags a trade under
- * test DIRECTION_SIGNAL / REVERSE_SIGNAL (the test delivers the cards itself), and `autoCloseDelayS`. The page
- * is reloaded so it reads them.
+ * preferences: minimal_accuracy 100 unless told, so no live signal of the engine reaches this trader and flags a
+ * trade under test DIRECTION_SIGNAL / REVERSE_SIGNAL (the test delivers the cards itself), `autoCloseDelayS`,
+ * `autoOpenDelayS` and the mode. The page is reloaded so it reads them.
  */
 export async function openTraderSession(
   app: { baseUrl: string; paperUrl: string },
   browser: Browser,
-  { name, signalCount, autoCloseDelayS }: { name: string; signalCount: number; autoCloseDelayS: number },
+  {
+    name,
+    signalCount,
+    autoCloseDelayS,
+    autoOpenDelayS = 0,
+    serverSide = false,
+    minimalAccuracy = 100,
+    signalOptions,
+  }: {
+    name: string;
+    signalCount: number;
+    autoCloseDelayS: number;
+    /** trade_auto_open_delay (0 = OFF). */
+    autoOpenDelayS?: number;
+    /** trade_in_server_side 1 (Server) instead of 0. */
+    serverSide?: boolean;
+    /** minimal_accuracy; 100 (the default here) keeps every live signal of the engine from this trader. */
+    minimalAccuracy?: number;
+    signalOptions?: Parameters<typeof storedSignals>[3];
+  },
 ): Promise<TraderSession> {
   const exchange = new PaperExchange(app.paperUrl);
   const account = await exchange.createAccount('10000');
@@ -464,17 +513,17 @@ export async function openTraderSession(
   const socket = await proxySocket(page);
   await page.goto(app.baseUrl);
   await signUp(page, `${name}-${Date.now()}@example.com`, name);
-  const signals = await storedSignals(page, signalCount, socket.live);
+  const signals = await storedSignals(page, signalCount, socket.live, signalOptions);
   console.info(
     `${name}: stored signals ${signals
       .map((item) => `${item.symbol.symbol_pair} ${item.signal_direction_created} ${item.signal_created_at}`)
       .join(', ')}`,
   );
   await apiPost(page, 'trade_preferences/set_preferences/', {
-    trade_auto_open_delay: 0,
+    trade_auto_open_delay: autoOpenDelayS,
     trade_auto_close_delay: autoCloseDelayS,
-    minimal_accuracy: 100,
-    trade_in_server_side: 0,
+    minimal_accuracy: minimalAccuracy,
+    trade_in_server_side: serverSide ? 1 : 0,
   });
   await page.reload();
   await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });

@@ -27,6 +27,8 @@ export interface DatabaseConfig {
   dataDir?: string;
   /** postgres://… selects PostgreSQL instead of PGlite. */
   databaseUrl?: string;
+  /** Told when an idle pooled PostgreSQL connection fails (the server restarted); the pool replaces it. */
+  log?: { warn(obj: object, msg: string): void };
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -34,7 +36,7 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 const MIGRATION_LOCK_KEY = 5_617_293_001;
 
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.log);
   return openPglite(config.dataDir);
 }
 
@@ -52,8 +54,11 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
 }
 
-async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
+async function openPostgres(databaseUrl: string, log: DatabaseConfig['log']): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // Without a listener an idle connection that the server ends (a restart, pg_terminate_backend) would be an
+  // uncaught error that stops the process; the pool drops that connection and opens another when needed.
+  pool.on('error', (error) => log?.warn({ err: error }, 'database: an idle connection failed'));
   const db = drizzlePg({ client: pool, schema });
   const lockClient = await pool.connect();
   try {

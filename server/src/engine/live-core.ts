@@ -8,11 +8,19 @@
 //   are stored but not sent: they are history.
 // At start the engine continues each neuron's stored track record (SignalEngine.restore), so accuracy is
 // measured over the stored outcomes across restarts.
-import type { Signal, SignalByUuid, TrendMoment } from '../../../contracts';
+// Several instances (docs/decisions.md "Several instances"): every instance relays its own feed's prices to
+// its own sockets (startPriceRelay) and delivers new signals to its own sockets (listenForSignals); only the
+// leader runs the engine and stores (startSignalCore), and hands each step's new signals to the others over
+// the bus. An engine started on a feed that has candles already (a takeover) replays the feed's window as
+// start-up history, as a restarted process does.
+import { z } from 'zod';
+import { signal, trendMoment, type Signal, type SignalByUuid, type TrendMoment } from '../../../contracts';
 import type { Database } from '../db';
 import type { SocketHub } from '../plugins/websocket';
+import type { EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import { BITCOIN_SYMBOL, bitcoinInformation } from './bitcoin-information';
+import { CANDLE_WINDOW } from './market-analytics';
 import type { CandleEvent, MarketFeed, MarkPriceTick } from './market-feed';
 import { SignalEngine } from './signal-engine';
 import {
@@ -40,7 +48,13 @@ export interface LiveCoreOptions {
    * their symbol with DIRECTION_SIGNAL / REVERSE_SIGNAL), whether or not any socket is connected.
    */
   onSignals?: (rows: readonly SignalRow[]) => Promise<void> | void;
+  /** Hands each step's new signals to the other instances (which deliver them to their own sockets). */
+  bus?: EventBus;
 }
+
+/** Bus topic of new live signals: `{ signals, trend_moment }`, the wire signals of one step. */
+export const SIGNALS_TOPIC = 'signals';
+const signalsMessage = z.object({ signals: z.array(signal), trend_moment: trendMoment });
 
 export interface LiveCore {
   engine: SignalEngine;
@@ -49,8 +63,104 @@ export interface LiveCore {
   close(): Promise<void>;
 }
 
-export async function startLiveCore({ feed, db, hub, log, onSignals }: LiveCoreOptions): Promise<LiveCore> {
-  const engine = new SignalEngine({ analytics: feed.analytics });
+/** Prices and signals, one process alone (tests, benchmarks): the price relay and the signal core. */
+export async function startLiveCore(options: LiveCoreOptions): Promise<LiveCore> {
+  const relay = await startPriceRelay(options);
+  const core = await startSignalCore(options);
+  return {
+    engine: core.engine,
+    idle: core.idle,
+    close: async () => {
+      relay.close();
+      await core.close();
+    },
+  };
+}
+
+/** Every mark price of this instance's feed to this instance's sockets (each instance has its own feed). */
+export async function startPriceRelay({
+  feed,
+  db,
+  hub,
+}: Pick<LiveCoreOptions, 'feed' | 'db' | 'hub'>): Promise<{ close(): void }> {
+  let symbolMap = await symbolsByPair(db);
+  let reading: Promise<void> | undefined;
+  const onTick = (tick: MarkPriceTick) => {
+    if (hub.size === 0) return;
+    const symbol = symbolMap.get(tick.symbol);
+    if (!symbol && !reading) {
+      // A symbol listed after the start (the symbol sync adds it): read the list again, once at a time.
+      reading = symbolsByPair(db)
+        .then((map) => void (symbolMap = map))
+        .catch(() => undefined)
+        .finally(() => (reading = undefined));
+    }
+    if (symbol) {
+      const trend = feed.analytics.trendMoment(tick.symbol);
+      hub.broadcastHere({
+        event: 'symbol_price_base_from_core',
+        message: {
+          symbol_price_base: {
+            symbol_uuid: symbol.symbol_uuid,
+            symbol_name: symbol.symbol_name,
+            symbol_pair: symbol.symbol_pair,
+            current_price: Number(tick.price),
+            trend_moment: trend,
+          },
+          trend_moment: trend,
+          sent_at: performance.timeOrigin + performance.now(),
+        },
+      });
+    }
+    if (tick.symbol === BITCOIN_SYMBOL) {
+      const info = bitcoinInformation(feed);
+      if (info) {
+        hub.broadcastHere({
+          event: 'bitcoin_public_information_from_core',
+          message: { bitcoin_public_information: info },
+        });
+      }
+    }
+  };
+  feed.on('tick', onTick);
+  return { close: () => feed.off('tick', onTick) };
+}
+
+/**
+ * New signals another instance's engine made, to this instance's sockets (each user gets those that reach
+ * their minimal_accuracy), one step after the other. Answers the function that stops it.
+ */
+export function listenForSignals({
+  bus,
+  db,
+  hub,
+  log,
+}: Pick<LiveCoreOptions, 'db' | 'hub' | 'log'> & { bus: EventBus }): () => void {
+  let queue: Promise<void> = Promise.resolve();
+  return bus.subscribe(SIGNALS_TOPIC, (payload) => {
+    const parsed = signalsMessage.safeParse(payload);
+    if (!parsed.success || hub.size === 0) return;
+    const { signals, trend_moment } = parsed.data;
+    queue = queue
+      .then(() => deliverHere(db, hub, signals, trend_moment))
+      .catch((error: unknown) => log.warn({ err: error }, 'signals: delivery failed'));
+  });
+}
+
+/** The engine, its storing and the delivery of new live signals: the leader's part. */
+export async function startSignalCore({
+  feed,
+  db,
+  hub,
+  log,
+  onSignals,
+  bus,
+}: LiveCoreOptions): Promise<LiveCore> {
+  // A feed with candles already (this instance took over the lead): the engine keeps its own analytics and
+  // is given the feed's window as start-up history; otherwise it shares the feed's, which the start-up
+  // candles are about to fill.
+  const warm = feed.symbols.some((pair) => feed.analytics.lastOpenTime(pair) !== undefined);
+  const engine = new SignalEngine(warm ? {} : { analytics: feed.analytics });
   await seedNeurons(db, engine.neurons);
   const neuronTags = new Map(engine.neurons.map((neuron) => [neuron.neuron_uuid, neuron.neuron_tag_name]));
   let platformList = await followingPlatforms(db, feed.restUrl);
@@ -80,37 +190,6 @@ export async function startLiveCore({ feed, db, hub, log, onSignals }: LiveCoreO
     return symbolMap.get(pair);
   };
 
-  const onTick = (tick: MarkPriceTick) => {
-    if (hub.size === 0) return;
-    const symbol = symbolMap.get(tick.symbol);
-    if (symbol) {
-      const trend = feed.analytics.trendMoment(tick.symbol);
-      hub.broadcast({
-        event: 'symbol_price_base_from_core',
-        message: {
-          symbol_price_base: {
-            symbol_uuid: symbol.symbol_uuid,
-            symbol_name: symbol.symbol_name,
-            symbol_pair: symbol.symbol_pair,
-            current_price: Number(tick.price),
-            trend_moment: trend,
-          },
-          trend_moment: trend,
-          sent_at: performance.timeOrigin + performance.now(),
-        },
-      });
-    }
-    if (tick.symbol === BITCOIN_SYMBOL) {
-      const info = bitcoinInformation(feed);
-      if (info) {
-        hub.broadcast({
-          event: 'bitcoin_public_information_from_core',
-          message: { bitcoin_public_information: info },
-        });
-      }
-    }
-  };
-
   const onCandle = ({ symbol, candle, live }: CandleEvent) => {
     const step = engine.onCandle(symbol, candle);
     if (!step || (step.signals.length === 0 && step.resolutions.length === 0)) return;
@@ -128,14 +207,22 @@ export async function startLiveCore({ feed, db, hub, log, onSignals }: LiveCoreO
           log.warn({ err: error }, 'signals: trade monitor hook failed');
         }
         // A failed delivery loses messages, not stored state: it must not stop the storing.
-        await deliver(db, hub, stored, step.trendMoment, symbolRow, platformList, neuronTags).catch(
-          (error: unknown) => log.warn({ err: error }, 'signals: delivery failed'),
+        const wire = wireSignals(stored, symbolRow, platformList, neuronTags);
+        bus?.publish(SIGNALS_TOPIC, { signals: wire, trend_moment: step.trendMoment });
+        await deliverHere(db, hub, wire, step.trendMoment).catch((error: unknown) =>
+          log.warn({ err: error }, 'signals: delivery failed'),
         );
       }
     });
   };
 
-  feed.on('tick', onTick);
+  if (warm) {
+    for (const pair of feed.symbols) {
+      for (const { candle } of feed.analytics.recent(pair, CANDLE_WINDOW)) {
+        onCandle({ symbol: pair, candle, live: false });
+      }
+    }
+  }
   feed.on('candle', onCandle);
   return {
     engine,
@@ -144,7 +231,6 @@ export async function startLiveCore({ feed, db, hub, log, onSignals }: LiveCoreO
       await queue;
     },
     close: async () => {
-      feed.off('tick', onTick);
       feed.off('candle', onCandle);
       await queue;
     },
@@ -214,33 +300,40 @@ export function toWireSignal(
   };
 }
 
-/**
- * signal_from_core to each connected user, with the signals whose accuracy reaches their minimal_accuracy.
- * Every platform signals are made for is enabled and TRADE_AVAILABLE, so each user can trade all of them.
- */
-async function deliver(
-  db: Database,
-  hub: SocketHub,
+/** The wire form of a step's new signals that carry an accuracy (the ones sent to traders). */
+function wireSignals(
   rows: readonly SignalRow[],
-  trendMoment: TrendMoment,
   symbol: SymbolRow,
   platformList: readonly PlatformRow[],
   neuronTags: Map<string, string>,
-): Promise<void> {
-  const users = hub.connectedUsers();
-  if (users.length === 0) return;
+): Signal[] {
   const platformOf = new Map(platformList.map((platform) => [platform.platform_uuid, platform]));
-  const wire = rows.flatMap((row) => {
+  return rows.flatMap((row) => {
     const platform = platformOf.get(row.platform_uuid);
     return platform && row.accuracy !== null ? [toWireSignal(row, symbol, platform, neuronTags)] : [];
   });
+}
+
+/**
+ * signal_from_core to each user connected to this instance, with the signals whose accuracy reaches their
+ * minimal_accuracy. Every platform signals are made for is enabled and TRADE_AVAILABLE, so each user can
+ * trade all of them.
+ */
+async function deliverHere(
+  db: Database,
+  hub: SocketHub,
+  wire: readonly Signal[],
+  trendMoment: TrendMoment,
+): Promise<void> {
+  const users = hub.connectedUsers();
+  if (users.length === 0 || wire.length === 0) return;
   const thresholds = await minimalAccuracies(db, users);
   for (const user of users) {
     const minimal = thresholds.get(user) ?? DEFAULT_TRADE_PREFERENCES.minimal_accuracy;
     const chosen = wire.filter((item) => item.signal_accuracy * 100 + ACCURACY_TOLERANCE >= minimal);
     if (chosen.length === 0) continue;
     const signal_by_uuid: SignalByUuid = Object.fromEntries(chosen.map((item) => [item.signal_uuid, item]));
-    hub.sendToUser(user, {
+    hub.sendToUserHere(user, {
       event: 'signal_from_core',
       message: {
         signal_by_uuid,

@@ -8,12 +8,18 @@
 // A UI status change is stored at once, sent to the owner (trade_updated_response_from_core) and handed to the
 // UI status listeners (the house follower acts on its own trades' statuses); the price fields are stored in
 // batches every PERSIST_INTERVAL_MS, so a restart loses at most that much of them.
-import { and, eq, isNotNull } from 'drizzle-orm';
-import { TradeStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
+// Several instances (docs/decisions.md "Several instances"): every instance watches every open trade on its
+// own feed's prices (its answers carry live fields), and tells the others over the bus when it starts or stops
+// watching one or resets its UI status. Only the leader marks UI statuses (and tells the others which) and
+// stores the price fields; the others follow.
+import { and, eq, isNotNull, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { TradeStatus, tradeUiStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
 import type { SocketHub } from '../plugins/websocket';
+import { LocalEventBus, type EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import type { TradePosition } from '../services/trade-math';
 import { calculatedOf } from '../services/trades';
@@ -30,6 +36,15 @@ import {
 
 /** Price fields of open trades are written at most this often. */
 export const PERSIST_INTERVAL_MS = 5000;
+
+/** Bus topic of the monitor: a trade to watch (read it), to forget, or whose UI status is now this. */
+export const MONITOR_TOPIC = 'trade_monitor';
+const monitorNews = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('watch'), trade_uuid: z.uuid() }),
+  z.object({ kind: z.literal('forget'), trade_uuid: z.uuid() }),
+  z.object({ kind: z.literal('ui_status'), trade_uuid: z.uuid(), trade_ui_status: tradeUiStatus.nullable() }),
+]);
+type MonitorNews = z.infer<typeof monitorNews>;
 
 /** What the monitor needs of a trade row and its symbol. */
 export type WatchableTrade = TradeRow & { symbol_pair: string };
@@ -74,6 +89,10 @@ export interface TradeMonitorOptions {
   log: { warn(obj: object, msg: string): void };
   clock?: () => number;
   persistIntervalMs?: number;
+  /** The other instances' monitors; none: this process is alone. */
+  bus?: EventBus;
+  /** Whether this instance marks UI statuses and stores price fields (the leader); default true. */
+  leading?: boolean;
 }
 
 export class TradeMonitor {
@@ -81,32 +100,30 @@ export class TradeMonitor {
   private readonly byPair = new Map<string, Set<string>>();
   private readonly prices = new Map<string, string>();
   private readonly listeners = new Set<(mark: UiStatusMark) => void>();
+  /** Per user: a number that changes whenever a watched trade of theirs changes (see liveRevision). */
+  private readonly revisions = new Map<string, number>();
   private readonly clock: () => number;
   private timer: NodeJS.Timeout | undefined;
   /** Writes run one after the other, in the order they were asked for. */
   private queue: Promise<void> = Promise.resolve();
   private readonly onTick = (tick: MarkPriceTick) => this.onPrice(tick.symbol, tick.price);
+  private readonly bus: EventBus;
+  private leading: boolean;
+  private stopListening: (() => void) | undefined;
+  /** What the other instances said, applied one after the other. */
+  private news: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: TradeMonitorOptions) {
     this.clock = options.clock ?? Date.now;
+    this.bus = options.bus ?? new LocalEventBus();
+    this.leading = options.leading ?? true;
   }
 
-  /** Loads every open trade and follows the feed's mark prices. */
+  /** Loads every open trade and follows the feed's mark prices and the other instances' news. */
   async start(): Promise<void> {
-    const rows = await this.options.db
-      .select({ trade: trades, symbol_pair: symbols.symbol_pair })
-      .from(trades)
-      .innerJoin(symbols, eq(symbols.symbol_uuid, trades.symbol_uuid))
-      .where(
-        and(
-          eq(trades.trade_status, TradeStatus.OPEN),
-          eq(trades.trade_phase, 'ready'),
-          isNotNull(trades.trade_open_price),
-          isNotNull(trades.trade_quantity),
-        ),
-      );
-    for (const { trade, symbol_pair } of rows) this.watch({ ...trade, symbol_pair });
+    for (const row of await this.openRows()) this.track(row);
     this.options.feed?.on('tick', this.onTick);
+    this.stopListening = this.bus.subscribe(MONITOR_TOPIC, (payload) => this.onNews(payload));
     const every = this.options.persistIntervalMs ?? PERSIST_INTERVAL_MS;
     this.timer = setInterval(() => void this.flush(), every).unref();
   }
@@ -114,14 +131,53 @@ export class TradeMonitor {
   /** Stops following prices and stores what is pending. */
   async close(): Promise<void> {
     this.options.feed?.off('tick', this.onTick);
+    this.stopListening?.();
     clearInterval(this.timer);
+    await this.news;
     await this.flush();
   }
 
-  /** Starts (or restarts) watching an open trade whose price and quantity are known. */
+  /**
+   * Leads (marks UI statuses, stores price fields) or follows. Taking the lead reads the open trades again,
+   * in case news of the others was missed.
+   */
+  async setLeading(leading: boolean): Promise<void> {
+    // Stepping down stores the pending price fields first, as the leader's last task.
+    if (!leading) await this.flush();
+    this.leading = leading;
+    if (leading) await this.resync();
+  }
+
+  /**
+   * Reads the open trades again: watches the ones it did not know, forgets the ones no longer open (after the
+   * bus lost news of the other instances). Watched trades keep their live state.
+   */
+  resync(): Promise<void> {
+    return this.queueNews(async () => {
+      const rows = await this.openRows();
+      const open = new Set(rows.map((row) => row.trade_uuid));
+      for (const row of rows) if (!this.trades.has(row.trade_uuid)) this.track(row);
+      for (const tradeUuid of [...this.trades.keys()]) if (!open.has(tradeUuid)) this.forgetHere(tradeUuid);
+    });
+  }
+
+  /** Starts (or restarts) watching an open trade whose price and quantity are known, on every instance. */
   watch(row: WatchableTrade): void {
     if (row.trade_status !== TradeStatus.OPEN || !row.trade_open_price || !row.trade_quantity) return;
-    this.forget(row.trade_uuid);
+    this.track(row);
+    this.tell({ kind: 'watch', trade_uuid: row.trade_uuid });
+  }
+
+  /** Stops watching a trade (it was closed or removed) on every instance; its pending price fields are dropped. */
+  forget(tradeUuid: string): void {
+    this.forgetHere(tradeUuid);
+    this.tell({ kind: 'forget', trade_uuid: tradeUuid });
+  }
+
+  /** watch(), in this process only. */
+  private track(row: WatchableTrade): void {
+    if (row.trade_status !== TradeStatus.OPEN || !row.trade_open_price || !row.trade_quantity) return;
+    this.forgetHere(row.trade_uuid);
     const position: TradePosition = {
       trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
       trade_open_price: row.trade_open_price,
@@ -146,6 +202,7 @@ export class TradeMonitor {
       dirty: false,
     };
     this.trades.set(trade.trade_uuid, trade);
+    this.touch(trade.user_uuid);
     const own = this.byPair.get(trade.symbol_pair) ?? new Set<string>();
     own.add(trade.trade_uuid);
     this.byPair.set(trade.symbol_pair, own);
@@ -153,11 +210,12 @@ export class TradeMonitor {
     if (price) this.recalculate(trade, price);
   }
 
-  /** Stops watching a trade (it was closed or removed); its pending price fields are dropped. */
-  forget(tradeUuid: string): void {
+  /** forget(), in this process only. */
+  private forgetHere(tradeUuid: string): void {
     const trade = this.trades.get(tradeUuid);
     if (!trade) return;
     this.trades.delete(tradeUuid);
+    this.touch(trade.user_uuid);
     const own = this.byPair.get(trade.symbol_pair);
     own?.delete(tradeUuid);
     if (own?.size === 0) this.byPair.delete(trade.symbol_pair);
@@ -184,6 +242,18 @@ export class TradeMonitor {
     return this.trades.size;
   }
 
+  /**
+   * A number that changes whenever the live fields of one of the user's watched trades change, or a trade of
+   * theirs is watched or forgotten: readers that cache what they built from calculated() compare it.
+   */
+  liveRevision(userUuid: string): number {
+    return this.revisions.get(userUuid) ?? 0;
+  }
+
+  private touch(userUuid: string): void {
+    this.revisions.set(userUuid, (this.revisions.get(userUuid) ?? 0) + 1);
+  }
+
   /** Calls `listener` with every UI status marked from now on; answers the function that stops it. */
   onUiStatus(listener: (mark: UiStatusMark) => void): () => void {
     this.listeners.add(listener);
@@ -203,6 +273,7 @@ export class TradeMonitor {
 
   /** Stored live signals (live-core): DIRECTION_SIGNAL / REVERSE_SIGNAL on the open trades they concern. */
   async onSignals(signals: readonly MonitoredSignal[]): Promise<void> {
+    if (!this.leading) return;
     for (const signal of signals) {
       if (signal.accuracy === null) continue;
       const concerned = [...this.trades.values()].filter(
@@ -227,12 +298,15 @@ export class TradeMonitor {
     const trade = this.trades.get(tradeUuid);
     if (!trade) return undefined;
     trade.calc = { ...trade.calc, trade_ui_status: null };
+    this.tell({ kind: 'ui_status', trade_uuid: tradeUuid, trade_ui_status: null });
+    this.touch(trade.user_uuid);
     await this.persistNow(trade);
     return { ...trade.calc };
   }
 
-  /** Stores the price fields that changed since the last batch. */
+  /** Stores the price fields that changed since the last batch (the leader's task). */
   flush(): Promise<void> {
+    if (!this.leading) return this.queue;
     const due = [...this.trades.values()].filter((trade) => trade.dirty);
     for (const trade of due) trade.dirty = false;
     if (due.length === 0) return this.queue;
@@ -272,14 +346,17 @@ export class TradeMonitor {
     trade.bestRoe = state.trade_best_roe;
     trade.conditions = state.monitor_conditions;
     trade.dirty = true;
-    if (rises) this.mark(trade, rises);
+    this.touch(trade.user_uuid);
+    if (rises && this.leading) this.mark(trade, rises);
   }
 
   /** Sets a UI status when the precedence rule allows it; stores it and tells the owner. */
   private mark(trade: LiveTrade, status: TradeUiStatus): void {
     if (!mayMark(trade.calc.trade_ui_status, status)) return;
     trade.calc = { ...trade.calc, trade_ui_status: status };
+    this.touch(trade.user_uuid);
     void this.persistNow(trade);
+    this.tell({ kind: 'ui_status', trade_uuid: trade.trade_uuid, trade_ui_status: status });
     this.options.hub.sendToUser(trade.user_uuid, {
       event: 'trade_updated_response_from_core',
       message: { trade_uuid: trade.trade_uuid, trade_update_calculated: { ...trade.calc } },
@@ -298,6 +375,57 @@ export class TradeMonitor {
         this.options.log.warn({ err: error }, 'trade monitor: a UI status listener failed');
       }
     }
+  }
+
+  private tell(news: MonitorNews): void {
+    this.bus.publish(MONITOR_TOPIC, news);
+  }
+
+  private onNews(payload: unknown): void {
+    const parsed = monitorNews.safeParse(payload);
+    if (parsed.success) void this.queueNews(() => this.apply(parsed.data));
+  }
+
+  private queueNews(task: () => Promise<void>): Promise<void> {
+    this.news = this.news.then(task).catch((error: unknown) => {
+      this.options.log.warn({ err: error }, 'trade monitor: news of another instance failed');
+    });
+    return this.news;
+  }
+
+  /** What another instance did to a trade, done here. */
+  private async apply(news: MonitorNews): Promise<void> {
+    if (news.kind === 'forget') {
+      this.forgetHere(news.trade_uuid);
+    } else if (news.kind === 'watch') {
+      // Read from the database: a trade closed meanwhile is not watched.
+      const [row] = await this.openRows(eq(trades.trade_uuid, news.trade_uuid));
+      if (row) this.track(row);
+      else this.forgetHere(news.trade_uuid);
+    } else {
+      const trade = this.trades.get(news.trade_uuid);
+      if (!trade) return;
+      trade.calc = { ...trade.calc, trade_ui_status: news.trade_ui_status };
+      this.touch(trade.user_uuid);
+    }
+  }
+
+  /** Open trades with a known position and their symbol pair (all, or those `filter` selects). */
+  private async openRows(filter?: SQL): Promise<WatchableTrade[]> {
+    const rows = await this.options.db
+      .select({ trade: trades, symbol_pair: symbols.symbol_pair })
+      .from(trades)
+      .innerJoin(symbols, eq(symbols.symbol_uuid, trades.symbol_uuid))
+      .where(
+        and(
+          eq(trades.trade_status, TradeStatus.OPEN),
+          eq(trades.trade_phase, 'ready'),
+          isNotNull(trades.trade_open_price),
+          isNotNull(trades.trade_quantity),
+          filter,
+        ),
+      );
+    return rows.map(({ trade, symbol_pair }) => ({ ...trade, symbol_pair }));
   }
 
   private persistNow(trade: LiveTrade): Promise<void> {

@@ -2,22 +2,37 @@
 // GET /api/auth/create_websocket_token/; a socket with a missing, used or expired token is closed with
 // code 4401. The hub keeps the open sockets per user and fans events out; every frame is a contracts/ws
 // ServerEvent serialised once per broadcast, not once per socket.
+// Several instances (docs/decisions.md "Several instances"): broadcast and sendToUser reach the sockets of
+// every instance — this one's at once, the others' through the event bus. broadcastHere and sendToUserHere
+// stay in this process (the prices each instance gets from its own market feed).
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import { clientEvent, type ClientEvent, type ServerEvent } from '../../../contracts';
+import { z } from 'zod';
+import { clientEvent, serverEvent, type ClientEvent, type ServerEvent } from '../../../contracts';
+import { LocalEventBus, type EventBus } from '../services/event-bus';
 
 /** Close code for an unauthenticated socket (4000-4999 are free for applications; 4401 mirrors HTTP 401). */
 export const WS_UNAUTHORIZED_CLOSE_CODE = 4401;
 /** A ping every 30 s; a socket that has not answered the previous one by then is dropped. */
 export const WS_HEARTBEAT_MS = 30_000;
 
+/** Bus topic of the hub: a socket event for every socket (no user) or for one user's. */
+export const HUB_TOPIC = 'ws';
+const hubMessage = z.object({ user_uuid: z.string().optional(), event: serverEvent });
+
 export class SocketHub {
   private readonly sockets = new Set<WebSocket>();
   private readonly byUser = new Map<string, Set<WebSocket>>();
   /** Sockets that answered the last ping (or connected since). */
   private readonly alive = new WeakSet<WebSocket>();
+  private readonly unsubscribe: () => void;
+
+  /** `bus` carries sends to the sockets of the other instances; without one the hub is this process's alone. */
+  constructor(private readonly bus: EventBus = new LocalEventBus()) {
+    this.unsubscribe = bus.subscribe(HUB_TOPIC, (payload) => this.fromBus(payload));
+  }
 
   add(socket: WebSocket, userUuid?: string): void {
     this.sockets.add(socket);
@@ -58,15 +73,28 @@ export class SocketHub {
     }
   }
 
+  /** Sends to every open socket of every instance. */
   broadcast(event: ServerEvent): void {
+    this.broadcastHere(event);
+    this.bus.publish(HUB_TOPIC, { event });
+  }
+
+  /** Sends to every open socket of one user on every instance (their trades, their notifications). */
+  sendToUser(userUuid: string, event: ServerEvent): void {
+    this.sendToUserHere(userUuid, event);
+    this.bus.publish(HUB_TOPIC, { user_uuid: userUuid, event });
+  }
+
+  /** Sends to every open socket of this instance. */
+  broadcastHere(event: ServerEvent): void {
     const frame = JSON.stringify(event);
     for (const socket of this.sockets) {
       if (socket.readyState === socket.OPEN) socket.send(frame);
     }
   }
 
-  /** Sends to every open socket of one user (their trades, their notifications). */
-  sendToUser(userUuid: string, event: ServerEvent): void {
+  /** Sends to the open sockets of one user on this instance. */
+  sendToUserHere(userUuid: string, event: ServerEvent): void {
     const own = this.byUser.get(userUuid);
     if (!own) return;
     const frame = JSON.stringify(event);
@@ -80,9 +108,21 @@ export class SocketHub {
   }
 
   closeAll(): void {
+    this.unsubscribe();
     for (const socket of this.sockets) socket.terminate();
     this.sockets.clear();
     this.byUser.clear();
+  }
+
+  /** An event another instance sent: to this instance's sockets (of its user), checked against contracts/ws. */
+  private fromBus(payload: unknown): void {
+    const userUuid = (payload as { user_uuid?: unknown } | null)?.user_uuid;
+    if (typeof userUuid === 'string' && !this.byUser.has(userUuid)) return;
+    const parsed = hubMessage.safeParse(payload);
+    if (!parsed.success) return;
+    const { user_uuid, event } = parsed.data;
+    if (user_uuid === undefined) this.broadcastHere(event);
+    else if (this.byUser.has(user_uuid)) this.sendToUserHere(user_uuid, event);
   }
 }
 

@@ -77,8 +77,10 @@ export interface EnsureHouseAccountOptions {
   box: SecretBox;
   /** The paper platform (enabled, on the running paper exchange). */
   platformUuid: string;
-  /** Makes a funded account on the paper exchange (its in-process admin). */
-  createAccount: (balance: string) => { apiKey: string; apiSecret: string };
+  /** Makes a funded account on the paper exchange (its in-process admin, or its loopback admin API). */
+  createAccount: (
+    balance: string,
+  ) => { apiKey: string; apiSecret: string } | Promise<{ apiKey: string; apiSecret: string }>;
   clock?: () => number;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
@@ -101,7 +103,7 @@ export async function ensureHouseAccount(options: EnsureHouseAccountOptions): Pr
     log.info({ platform_uuid: platformUuid }, 'house: paper account ready');
     return { user_uuid: user.user_uuid, platform, pin_code: pin };
   }
-  const account = options.createAccount(HOUSE_BALANCE);
+  const account = await options.createAccount(HOUSE_BALANCE);
   await createTradeToken(
     db,
     { user_uuid: user.user_uuid, user_trade_token_key: userKey },

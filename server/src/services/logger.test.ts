@@ -72,7 +72,7 @@ describe('log redaction', () => {
     await t.app.inject({ method: 'GET', url: `/api/ws_core/${wsToken}` });
 
     const log = lines.join('');
-    expect(log).toContain('incoming request');
+    expect(log).toContain('request completed');
     for (const secret of [
       TEST_PASSWORD,
       user.accessToken,

@@ -1,10 +1,14 @@
 // Test support for route tests: a whole app on an in-memory PGlite database (issue 5: "in-memory PGlite per
 // test file"), optionally on a real paper exchange, and a signed-up, logged-in trader. Not used at run time.
+// With SIGNALDESK_TEST_DATABASE=postgres (the node-postgres Vitest project, which exists when
+// scripts/with-postgres exports TEST_DATABASE_URL) each app gets a fresh database of its own on that server
+// instead, dropped when the app closes.
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SignalDirection, Trade } from '../../../contracts';
 import { buildApp } from '../app';
-import { openDatabase, type Database } from '../db';
+import { openDatabase, type Database, type DatabaseHandle } from '../db';
+import { createScratchDatabase } from '../db/scratch-database';
 import { platforms, symbols } from '../db/schema';
 import { neurons } from '../db/schema-signals';
 import { MarketFeed } from '../engine/market-feed';
@@ -34,9 +38,34 @@ export class TestClock {
 
 const silent = { warn: () => undefined };
 
+/** The database of one test app: in-memory PGlite, or a scratch database on the test PostgreSQL server. */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  if (process.env.SIGNALDESK_TEST_DATABASE !== 'postgres') return openDatabase({});
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    throw new Error(
+      'SIGNALDESK_TEST_DATABASE=postgres needs TEST_DATABASE_URL (run under scripts/with-postgres)',
+    );
+  }
+  const scratch = await createScratchDatabase(serverUrl);
+  try {
+    const handle = await openDatabase({ databaseUrl: scratch.url });
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        await scratch.drop();
+      },
+    };
+  } catch (error) {
+    await scratch.drop();
+    throw error;
+  }
+}
+
 export async function createTestApp(options: TestAppOptions = {}) {
   await initTradeCore();
-  const database = await openDatabase({});
+  const database = await openTestDatabase();
   const clock = new TestClock();
   // Never started: the routes under test do not need live prices.
   const feed = new MarketFeed(

@@ -9,9 +9,10 @@ import { trades, type TradeRow } from '../db/schema-trades';
 import type { TradeMonitor } from '../engine/trade-monitor';
 import { HttpError } from '../plugins/errors';
 import type { SocketHub } from '../plugins/websocket';
+import { OpenTradesView } from './open-trades-view';
 import { pnlAndRoe, priceDirection } from './trade-math';
 import { TradeReconciler } from './trade-reconciler';
-import { READY_PHASE, calculatedOf, isListable, type TradeWithSymbol } from './trades';
+import { READY_PHASE, announceTradeWrite, calculatedOf, isListable, type TradeWithSymbol } from './trades';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,9 +39,12 @@ export class TradeDesk {
   private readonly busy = new Set<string>();
   /** Reconciliation with the exchange and the repair of error trades (trade-reconciler.ts). */
   readonly reconciler: TradeReconciler;
+  /** Every trader's open list, served from memory (open-trades-view.ts). */
+  readonly openTrades: OpenTradesView;
 
   constructor(private readonly options: TradeDeskOptions) {
     this.reconciler = new TradeReconciler(this, options);
+    this.openTrades = new OpenTradesView(options.db, options.monitor);
   }
 
   get monitor(): TradeMonitor {
@@ -137,6 +141,7 @@ export class TradeDesk {
       .returning();
     this.monitor.forget(row.trade_uuid);
     if (!closed) return undefined;
+    announceTradeWrite(this.options.db, closed.user_uuid);
     if (isListable(closed)) this.notify(closed.user_uuid, closed.trade_uuid, calculatedOf(closed));
     return closed;
   }

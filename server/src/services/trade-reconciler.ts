@@ -2,11 +2,18 @@
 // call starts every 30 s (it carries the PIN), and the repair of error trades (DELETE
 // /trade/delete_trade_errors/). Both record trade-flow's checkPositions the same way: a position the exchange
 // closed is closed (a fired stop → stop_loss at its fill), an open that never filled is deleted, an open the
-// exchange confirms loses its open_incomplete / position_missing error.
+// exchange confirms loses its open_incomplete / position_missing error, and an open that was interrupted after
+// its market order (a server killed mid-open, docs/decisions.md "Faults") gets its stop placed then. Every change
+// is pushed to the owner's sockets.
 import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
 import { TradeError, TradeStatus, TradeTokenMessage } from '../../../contracts';
 import { ExchangeClient, ExchangeError } from '../../../src/lib/exchange-client';
-import { checkPositions, type PositionCheck } from '../../../src/lib/trade-flow';
+import {
+  checkPositions,
+  protectPosition,
+  type PositionCheck,
+  type ProtectedPosition,
+} from '../../../src/lib/trade-flow';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
@@ -15,7 +22,15 @@ import { HttpError } from '../plugins/errors';
 import { exchangeHttpError, type TradeDesk } from './trade-desk';
 import type { TradeTokenAccess } from './trade-token-access';
 import { WrongPinError, touchTradeToken } from './trade-tokens';
-import { OPENING_PHASE, READY_PHASE, deleteTrade, updateTrade, type TradeWithSymbol } from './trades';
+import {
+  OPENING_PHASE,
+  READY_PHASE,
+  calculatedOf,
+  deleteTrade,
+  isListable,
+  updateTrade,
+  type TradeWithSymbol,
+} from './trades';
 
 /** An 'opening' row older than this belongs to an open that died (the exchange calls take far less). */
 export const STALE_OPENING_MS = 60_000;
@@ -159,7 +174,7 @@ export class TradeReconciler {
       let count = 0;
       for (const result of results) {
         const found = free.find((item) => item.trade.trade_uuid === result.trade_uuid);
-        if (found && (await this.apply(found, await ownFill(client, found, result), how))) count += 1;
+        if (found && (await this.apply(found, await ownFill(client, found, result), client, how))) count += 1;
       }
       return count;
     } finally {
@@ -168,7 +183,12 @@ export class TradeReconciler {
   }
 
   /** Records one exchange check; true when the trade was repaired (its error or state resolved). */
-  private async apply(found: TradeWithSymbol, result: PositionCheck, how: Check): Promise<boolean> {
+  private async apply(
+    found: TradeWithSymbol,
+    result: PositionCheck,
+    client: ExchangeClient,
+    how: Check,
+  ): Promise<boolean> {
     const row = found.trade;
     const incomplete = row.trade_error === TradeError.OPEN_INCOMPLETE || row.trade_phase === OPENING_PHASE;
     if (result.state === 'never_opened') {
@@ -187,34 +207,76 @@ export class TradeReconciler {
     }
     // The position is open on the exchange.
     const learnt = !row.trade_open_price || !row.trade_quantity;
+    const quantity = learnt ? result.trade_quantity : row.trade_quantity!;
+    const entry = learnt ? result.trade_open_price : row.trade_open_price!;
     let trade_error = row.trade_error;
-    if (incomplete || row.trade_error === TradeError.POSITION_MISSING) {
+    let stop: ProtectedPosition | undefined;
+    // No stop yet: an open interrupted after its market order (the process died, or the order's answer was
+    // lost) gets the stop the open would have placed next; a stop_missing trade gets it when the trader asks
+    // for the repair. Refused again, the trade stays (or becomes) stop_missing and is shown so.
+    const protect =
+      !row.trade_stop_order_id &&
+      (incomplete || (row.trade_error === TradeError.STOP_MISSING && how.mode === 'repair'));
+    if (protect) {
+      stop = await protectPosition(client, {
+        symbol_pair: found.symbol.symbol_pair,
+        trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
+        trade_quantity: quantity,
+        trade_open_price: entry,
+        trade_leverage: row.trade_leverage,
+        trade_stop_loss_percent: row.trade_stop_loss_percent,
+        symbol_price_precision: found.symbol.symbol_price_precision,
+        signal_uuid: row.signal_uuid,
+      });
+      if (stop.stop_error) {
+        this.options.log.warn(
+          { trade_uuid: row.trade_uuid, message: stop.stop_error.message },
+          'trades: the stop of an open position could not be placed',
+        );
+      }
+      trade_error = stop.trade_stop_order_id ? null : TradeError.STOP_MISSING;
+    } else if (incomplete || row.trade_error === TradeError.POSITION_MISSING) {
       trade_error = row.trade_stop_order_id ? null : TradeError.STOP_MISSING;
-    } else if (row.trade_error === TradeError.STOP_MISSING && how.mode === 'repair') {
-      // The trader asked for the repair; the exchange-side stop is not placed again (trade-flow has no step).
-      trade_error = null;
     }
-    if (!learnt && trade_error === row.trade_error && row.trade_phase === READY_PHASE) return false;
+    if (!learnt && !stop && trade_error === row.trade_error && row.trade_phase === READY_PHASE) return false;
     const updated = await updateTrade(this.options.db, row.trade_uuid, {
       trade_phase: READY_PHASE,
       trade_error,
-      ...(learnt
-        ? {
-            trade_open_price: result.trade_open_price,
-            trade_quantity: result.trade_quantity,
-            trade_current_price: result.trade_open_price,
-          }
+      ...(learnt ? { trade_open_price: entry, trade_quantity: quantity, trade_current_price: entry } : {}),
+      ...(stop?.trade_stop_order_id
+        ? { trade_stop_order_id: stop.trade_stop_order_id, trade_stop_price: stop.trade_stop_price }
         : {}),
+      ...(stop && !row.trade_stop_price ? { trade_stop_price: stop.trade_stop_price } : {}),
     });
-    if (updated) this.desk.monitor.watch({ ...updated, symbol_pair: found.symbol.symbol_pair });
-    return trade_error !== row.trade_error || learnt;
+    if (updated) {
+      this.desk.monitor.watch({ ...updated, symbol_pair: found.symbol.symbol_pair });
+      this.tellOwner(updated);
+    }
+    return trade_error !== row.trade_error || learnt || stop?.trade_stop_order_id != null;
   }
 
   private async markPositionMissing(row: TradeRow): Promise<boolean> {
     if (row.trade_error !== TradeError.POSITION_MISSING) {
-      await updateTrade(this.options.db, row.trade_uuid, { trade_error: TradeError.POSITION_MISSING });
+      const updated = await updateTrade(this.options.db, row.trade_uuid, {
+        trade_error: TradeError.POSITION_MISSING,
+      });
+      if (updated) this.tellOwner(updated);
     }
     return false;
+  }
+
+  /**
+   * What reconciliation or repair changed reaches the owner's sockets at once (trade_updated_response_from_core):
+   * a trade the SPA did not list yet (an open completed after a restart) makes it read the list again, where
+   * the trade shows with its trade_error. Nothing the exchange did to a trader's money stays unseen.
+   */
+  private tellOwner(row: TradeRow): void {
+    if (!isListable(row)) return;
+    this.desk.notify(
+      row.user_uuid,
+      row.trade_uuid,
+      this.desk.monitor.calculated(row.trade_uuid) ?? calculatedOf(row),
+    );
   }
 
   /** The repairs that need no exchange call. */

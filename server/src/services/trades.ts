@@ -231,6 +231,25 @@ export interface NewTrade {
   now: Date;
 }
 
+/**
+ * Who hears of every trade row this process writes (insert, update, delete), by user: the open-trades view
+ * (services/open-trades-view.ts) drops what it cached. Kept per database handle, so test apps stay apart.
+ * The trade monitor's own periodic writes of live fields are not announced: readers take those from the
+ * monitor itself.
+ */
+const writeListeners = new WeakMap<Database, Set<(userUuid: string) => void>>();
+
+export function onTradeWrite(db: Database, listener: (userUuid: string) => void): () => void {
+  const listeners = writeListeners.get(db) ?? new Set();
+  writeListeners.set(db, listeners);
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function announceTradeWrite(db: Database, userUuid: string): void {
+  for (const listener of writeListeners.get(db) ?? []) listener(userUuid);
+}
+
 /** Inserts a trade (phase 'opening' without a position); a second trade for the signal is 409. */
 export async function insertTrade(db: Database, input: NewTrade): Promise<TradeRow> {
   const { origin, settings, position } = input;
@@ -260,6 +279,7 @@ export async function insertTrade(db: Database, input: NewTrade): Promise<TradeR
         trade_update_timestamp: input.now,
       })
       .returning();
+    announceTradeWrite(db, input.user_uuid);
     return row!;
   } catch (error) {
     if (isUniqueViolation(error)) throw new HttpError(409, DUPLICATE_TRADE);
@@ -269,9 +289,14 @@ export async function insertTrade(db: Database, input: NewTrade): Promise<TradeR
 
 export async function updateTrade(db: Database, tradeUuid: string, values: Partial<NewTradeRow>) {
   const [row] = await db.update(trades).set(values).where(eq(trades.trade_uuid, tradeUuid)).returning();
+  if (row) announceTradeWrite(db, row.user_uuid);
   return row;
 }
 
 export async function deleteTrade(db: Database, tradeUuid: string): Promise<void> {
-  await db.delete(trades).where(eq(trades.trade_uuid, tradeUuid));
+  const [row] = await db
+    .delete(trades)
+    .where(eq(trades.trade_uuid, tradeUuid))
+    .returning({ user_uuid: trades.user_uuid });
+  if (row) announceTradeWrite(db, row.user_uuid);
 }

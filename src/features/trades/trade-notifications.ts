@@ -2,7 +2,7 @@
 // notification with a translated message"). Description lines are message keys or plain strings.
 import { ApiError } from '../../lib/api-client';
 import { ExchangeError, ExchangeFailure } from '../../lib/exchange-client';
-import { translateError } from '../../lib/i18n';
+import { translateError, translateExchangeText } from '../../lib/i18n';
 import { addNotification, NotificationType } from '../notifications/notifications-store';
 
 /** The codes of SPEC.md §8 whose texts have a translation (exchange_error.{code} in the locales). */
@@ -16,7 +16,7 @@ export function exchangeErrorLine(error: ExchangeError): string {
   if (error.code !== undefined && TRANSLATED_EXCHANGE_CODES.has(error.code)) {
     return `exchange_error.${error.code}`;
   }
-  return error.text;
+  return translateExchangeText(error.text) ?? error.text;
 }
 
 /** The line that tells any failure of a trading step. */

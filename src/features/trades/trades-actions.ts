@@ -3,6 +3,7 @@
 // (the server runs the same steps with the token opened by pin_code). Failures become notifications
 // (trade-notifications.ts); the open trades are read again TRADE_REFETCH_DELAY_MS after each open or close.
 import {
+  TradeError,
   TradeSide,
   TradeStatus,
   type ClosingTradeStatus,
@@ -28,6 +29,7 @@ import { closeServerTrade } from './api/close-server-trade';
 import { createClientTrade } from './api/create-client-trade';
 import { createServerTrade } from './api/create-server-trade';
 import { updateTradeStatus } from './api/update-trade-status';
+import { markTradeErrorAnnounced } from './trade-error-notices';
 import {
   exchangeErrorLine,
   failureLine,
@@ -95,20 +97,24 @@ export async function openTradeFromSignal(signalUuid: string): Promise<void> {
 /**
  * Server mode: the server runs the exchange steps, which can take longer than this page waits for an answer
  * (each exchange call may take its own time-out). A time-out here says nothing about the trade: the server
- * may still open it, and then tells every socket of the trader, so it shows in the list. The trader is told
- * exactly that, and the card stays (trading it again is refused while that trade exists). False on a
- * time-out; other failures are thrown.
+ * may still open it, and then tells every socket of the trader, so it shows in the list. Neither does a
+ * connection lost while the server works (the server stopped half-way; after its restart the open is completed
+ * or undone by reconciliation, docs/decisions.md "Faults"). The trader is told exactly that, and the card stays
+ * (trading it again is refused while that trade exists). False on either; other failures are thrown.
  */
 async function createServerTradeOrTimeout(body: Parameters<typeof createServerTrade>[0]): Promise<boolean> {
   try {
     await createServerTrade(body);
     return true;
   } catch (error) {
-    if (!(error instanceof ApiError) || error.kind !== ApiErrorKind.TIMEOUT_ERROR) throw error;
+    const unknownOutcome: Partial<Record<string, string>> = {
+      [ApiErrorKind.TIMEOUT_ERROR]: 'trades.notify.server_open_timeout',
+      [ApiErrorKind.FETCH_ERROR]: 'trades.notify.server_open_lost',
+    };
+    const key = error instanceof ApiError ? unknownOutcome[error.kind] : undefined;
+    if (!key) throw error;
     console.error(error);
-    addNotification(NotificationType.WARNING, 'trades.notify.server_open_timeout', {
-      isOnlyManualClose: true,
-    });
+    addNotification(NotificationType.WARNING, key, { isOnlyManualClose: true });
     return false;
   }
 }
@@ -175,6 +181,7 @@ async function openInClientMode(
   }
   if (opened.trade_stop_order_id === null) {
     // The position is open without its exchange-side stop: this must stay in view until the trader acts.
+    markTradeErrorAnnounced(signalUuid, TradeError.STOP_MISSING);
     addNotification(
       NotificationType.WARNING,
       [

@@ -10,6 +10,7 @@ import { addDecimals, possibleLoss, subDecimals, sumDecimals } from '../../lib/t
 import { removeSignal } from '../signals/signals-store';
 import { getOpenTrades } from './api/get-open-trades';
 import { getTradeTrendByUuid } from './api/get-trade-trend-by-uuid';
+import { announceTradeErrors } from './trade-error-notices';
 
 interface TradesState {
   trade_by_uuid_dict: Record<string, Trade>;
@@ -213,6 +214,7 @@ export async function loadOpenTrades(): Promise<void> {
     const trades = await getOpenTrades();
     if (generation !== readGeneration) return;
     setOpenTrades(trades);
+    announceTradeErrors(trades);
     // A card whose signal has a trade goes (SPEC.md §4 "Opening a trade"), also when the trade was opened
     // after this page stopped waiting, or in another tab.
     for (const trade of trades) removeSignal(trade.signal_uuid);

@@ -23,7 +23,6 @@ import { priceAtRoe } from '../../services/trade-math';
 import {
   TRADE_ALREADY_CLOSED,
   calculatedOf,
-  listOpenTrades,
   listTradeHistory,
   toWireTrade,
   updateTrade,
@@ -76,12 +75,11 @@ export const tradeRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (a
         response: { 200: tradeListAnswer, 401: errorBody },
       },
     },
-    async (request) => {
-      const rows = await listOpenTrades(app.db, request.userUuid);
-      const trade_list = rows.map(({ trade, symbol }) =>
-        toWireTrade(trade, symbol, monitor.calculated(trade.trade_uuid)),
-      );
-      return { result: { trade_list } };
+    // Already checked against tradeListAnswer and serialised by the view: Fastify sends a JSON string as is
+    // (the typed reply only knows the object form, hence the cast).
+    async (request, reply) => {
+      const body = await desk.openTrades.body(request.userUuid);
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 

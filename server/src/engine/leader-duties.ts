@@ -1,0 +1,91 @@
+// The work that runs on one instance only (docs/decisions.md "Several instances"), started when this
+// instance becomes the leader (services/leadership.ts) and stopped when it steps down: the trade monitor's
+// UI statuses and price-field writes, and with the paper exchange the house account, the first start's
+// backfill, the house follower and the statistics recorder; then the signal engine, whose new signals reach
+// the monitor, the house follower, this instance's sockets and, over the bus, the other instances' sockets.
+import type { Database } from '../db';
+import type { SocketHub } from '../plugins/websocket';
+import type { EventBus } from '../services/event-bus';
+import { ensureHouseAccount } from '../services/house';
+import type { LeaderDuties } from '../services/leadership';
+import type { PaperExchangeLink } from '../services/paper-exchange-link';
+import { PAPER_PLATFORM_UUID } from '../services/platforms';
+import type { SecretBox } from '../services/secret-box';
+import type { TradeDesk } from '../services/trade-desk';
+import { backfillFirstStart } from './house-backfill';
+import { HouseFollower, type HouseApi } from './house-follower';
+import { startSignalCore } from './live-core';
+import type { MarketFeed } from './market-feed';
+import { StatisticsRecorder } from './statistics-live';
+import type { TradeMonitor } from './trade-monitor';
+
+export interface LeaderDutiesOptions {
+  app: HouseApi & { tradeDesk: TradeDesk };
+  db: Database;
+  feed: MarketFeed;
+  hub: SocketHub;
+  bus: EventBus;
+  monitor: TradeMonitor;
+  box: SecretBox;
+  /** The paper exchange; without one there is no house (and so no backfill and no statistics). */
+  paper: PaperExchangeLink | undefined;
+  log: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+  };
+}
+
+export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
+  const { app, db, feed, hub, bus, monitor, box, paper, log } = options;
+  /** What lead() started, stopped in reverse order. */
+  let stops: (() => Promise<void>)[] = [];
+
+  const stepDown = async () => {
+    const started = stops.reverse();
+    stops = [];
+    for (const stop of started) await stop();
+  };
+
+  const lead = async () => {
+    await monitor.setLeading(true);
+    stops.push(() => monitor.setLeading(false));
+    let follower: HouseFollower | undefined;
+    let recorder: StatisticsRecorder | undefined;
+    if (paper) {
+      const house = await ensureHouseAccount({
+        db,
+        box,
+        platformUuid: PAPER_PLATFORM_UUID,
+        createAccount: (balance) => paper.createAccount(balance),
+        log,
+      });
+      await backfillFirstStart({ db, exchange: paper, house, log });
+      follower = new HouseFollower({ app, db, desk: app.tradeDesk, box, house, log });
+      recorder = new StatisticsRecorder({ db, monitor, feed, houseUserUuid: house.user_uuid, log });
+    }
+    const core = await startSignalCore({
+      feed,
+      db,
+      hub,
+      bus,
+      log,
+      onSignals: async (rows) => {
+        await monitor.onSignals(rows);
+        follower?.onSignals(rows);
+      },
+    });
+    stops.push(() => core.close());
+    if (follower) {
+      const started = follower;
+      await started.start();
+      stops.push(() => started.close());
+    }
+    if (recorder) {
+      const started = recorder;
+      started.start();
+      stops.push(() => started.close());
+    }
+  };
+
+  return { lead, stepDown };
+}

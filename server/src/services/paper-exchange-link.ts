@@ -1,0 +1,61 @@
+// What the server needs of the paper exchange beyond its Binance API (the house account and the backfill,
+// docs/decisions.md "House account", "Backfill"): its market's seed and span, and funded accounts. From the
+// embedded one in process, or from one that runs apart (PAPER_EXCHANGE_URL, so several instances share it)
+// through its loopback-only admin API.
+import { z } from 'zod';
+import { paperAccount } from '../../../contracts';
+import type { PaperExchangeHandle } from '../../../paper-exchange/src/index';
+
+export interface PaperExchangeLink {
+  /** Its Binance-compatible REST base URL and its websocket base URL. */
+  url: string;
+  wsUrl: string;
+  /** generateHistory({ seed, days: (historyEndTime - originTime) / day, endTime: historyEndTime }). */
+  seed: number;
+  originTime: number;
+  historyEndTime: number;
+  createAccount(balance: string): Promise<{ apiKey: string; apiSecret: string }>;
+}
+
+export function embeddedPaperExchange(handle: PaperExchangeHandle): PaperExchangeLink {
+  return {
+    url: handle.url,
+    wsUrl: handle.wsUrl,
+    seed: handle.seed,
+    originTime: handle.originTime,
+    historyEndTime: handle.historyEndTime,
+    createAccount: async (balance) => handle.admin.createAccount(balance),
+  };
+}
+
+const ADMIN_TIMEOUT_MS = 10_000;
+const market = z.object({ seed: z.number(), originTime: z.number(), historyEndTime: z.number() });
+
+async function admin(url: string, init?: RequestInit): Promise<unknown> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`${new URL(url).pathname} answered HTTP ${response.status}`);
+  return response.json();
+}
+
+/** The paper exchange at `url` (its admin API must accept this host: it answers loopback callers only). */
+export async function remotePaperExchange(url: string): Promise<PaperExchangeLink> {
+  const base = url.replace(/\/+$/, '');
+  const { seed, originTime, historyEndTime } = market.parse(await admin(`${base}/admin/market`));
+  return {
+    url: base,
+    wsUrl: base.replace(/^http/, 'ws'),
+    seed,
+    originTime,
+    historyEndTime,
+    createAccount: async (balance) => {
+      const account = paperAccount.parse(
+        await admin(`${base}/admin/accounts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ balance }),
+        }),
+      );
+      return { apiKey: account.api_key, apiSecret: account.api_secret };
+    },
+  };
+}
