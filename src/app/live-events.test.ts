@@ -16,6 +16,8 @@ import { WsStatus, type WebSocketConstructor } from '../lib/ws-client';
 import {
   LIVE_BATCH_MS,
   notifyConnectionStatus,
+  RECOMPUTE_WAIT_MS,
+  resetRecomputeRequests,
   routeServerEvent,
   startLiveEvents,
   stopLiveEvents,
@@ -39,6 +41,7 @@ beforeAll(loadTradeCoreForTests);
 beforeEach(() => {
   localStorage.clear();
   resetAllStores();
+  resetRecomputeRequests();
   vi.mocked(getOpenTrades).mockClear();
   vi.mocked(getRecentSignalList).mockClear();
 });
@@ -145,6 +148,46 @@ test('a pushed signal counts down from its age on the server’s clock (sent_at)
   );
   const start = signalsStore.countdown_start_by_uuid[signal.signal_uuid]!;
   expect(signalSecondsLeft(start, Date.now())).toBe(74);
+});
+
+describe('recompute requests in flight', () => {
+  const price = () =>
+    ({
+      event: 'symbol_price_base_from_core',
+      message: { symbol_price_base: makePrice(), trend_moment: 1 },
+    }) as const;
+  const answer = (trade: ReturnType<typeof makeTrade>) =>
+    ({
+      event: 'trade_updated_response_from_core',
+      message: { trade_uuid: trade.trade_uuid, trade_update_calculated: makeCalculated(trade) },
+    }) as const;
+
+  test('a trade is asked for again only once answered, or after RECOMPUTE_WAIT_MS without an answer', () => {
+    vi.useFakeTimers();
+    const trade = makeTrade({ trade_uuid: TRADE_UUID });
+    setOpenTrades([trade]);
+    const client = fakeClient(true);
+    routeServerEvent(price(), client);
+    routeServerEvent(price(), client);
+    expect(client.send).toHaveBeenCalledTimes(1);
+    routeServerEvent(answer(trade), client);
+    routeServerEvent(price(), client);
+    expect(client.send).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(RECOMPUTE_WAIT_MS - 1);
+    routeServerEvent(price(), client);
+    expect(client.send).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(1);
+    routeServerEvent(price(), client);
+    expect(client.send).toHaveBeenCalledTimes(3);
+  });
+
+  test('a request the socket did not take is not waited for', () => {
+    setOpenTrades([makeTrade({ trade_uuid: TRADE_UUID })]);
+    const client = { send: vi.fn(() => false), isOpen: () => true };
+    routeServerEvent(price(), client);
+    routeServerEvent(price(), client);
+    expect(client.send).toHaveBeenCalledTimes(2);
+  });
 });
 
 describe('trade_updated_response_from_core', () => {

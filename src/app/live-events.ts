@@ -34,6 +34,22 @@ export function notifyConnectionStatus(status: WsStatus, detail?: string): void 
 }
 
 /**
+ * How long a recompute request of a trade may stay unanswered before a new price asks again. While one is
+ * out, further prices of the symbol do not ask for that trade: the answer is computed at the server's latest
+ * price anyway, and with many open trades and fast prices the requests would otherwise outrun the answers
+ * (500 trades at 100 prices a second are 6,000 requests a second) and queue up in the socket and the server.
+ */
+export const RECOMPUTE_WAIT_MS = 2000;
+
+/** When each trade's unanswered recompute request was sent (Date.now()). */
+const recomputeSentAt = new Map<string, number>();
+
+/** Forgets the requests in flight (a new connection: their answers will not come). */
+export function resetRecomputeRequests(): void {
+  recomputeSentAt.clear();
+}
+
+/**
  * Applies one server event to the stores. `send` carries the client's answer: a price for a symbol with an
  * open trade asks the server to recompute that trade (SPEC.md §7).
  */
@@ -46,11 +62,15 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
       const item = event.message.symbol_price_base;
       pushSymbolPrice(item);
       if (!client.isOpen()) return;
+      const now = Date.now();
       for (const tradeUuid of findOpenTradeUuidsBySymbol(item.symbol_uuid)) {
-        client.send({
+        const sentAt = recomputeSentAt.get(tradeUuid);
+        if (sentAt !== undefined && now - sentAt < RECOMPUTE_WAIT_MS) continue;
+        const sent = client.send({
           event: 'update_trade_by_current_price_from_client',
           message: { trade_uuid: tradeUuid },
         });
+        if (sent) recomputeSentAt.set(tradeUuid, now);
       }
       return;
     }
@@ -63,6 +83,7 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
       return;
     case 'trade_updated_response_from_core': {
       const { trade_uuid, trade_update_calculated } = event.message;
+      recomputeSentAt.delete(trade_uuid);
       const result = applyTradeCalculated(trade_uuid, trade_update_calculated);
       // An open trade this list does not know yet (opened in another tab or device): read the list again.
       if (result === TradeUpdateResult.UNKNOWN && trade_update_calculated.trade_status === TradeStatus.OPEN) {
@@ -121,6 +142,7 @@ export function startLiveEvents(options: Partial<WsClientOptions> = {}): () => v
       // Updates sent while the socket was down are lost: every (re)connection reads the open trades again,
       // and the recent signals, so the cards of signals still counting down come back after a reload.
       if (status === WsStatus.CONNECTED) {
+        resetRecomputeRequests();
         void loadOpenTrades();
         void loadRecentSignals();
       }
@@ -130,6 +152,7 @@ export function startLiveEvents(options: Partial<WsClientOptions> = {}): () => v
   const stop = () => {
     client.close();
     batch.drop();
+    resetRecomputeRequests();
     if (stopActive === stop) stopActive = undefined;
   };
   stopActive = stop;

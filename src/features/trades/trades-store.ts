@@ -88,7 +88,8 @@ function noteUiStatus(
 ) {
   const since = tradesStore.ui_status_since_by_uuid;
   if (!trade.trade_ui_status) {
-    delete since[trade.trade_uuid];
+    // Only when present: a proxy announces every delete, and every row listens to this record.
+    if (trade.trade_uuid in since) delete since[trade.trade_uuid];
   } else if (trade.trade_ui_status !== previous || since[trade.trade_uuid] === undefined) {
     since[trade.trade_uuid] = Date.now();
   }

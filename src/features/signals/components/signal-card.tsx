@@ -1,5 +1,4 @@
 import { useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { SignalDirection } from '../../../../contracts';
@@ -11,6 +10,7 @@ import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
 import { hideSignalInfo, showSignalInfo } from '../signal-info-store';
 import { removeSignal, signalsStore } from '../signals-store';
 import { canTradeSignal, isAutoOpenDue, tradeFromSignal } from '../trade-from-signal';
+import { useDetailParam } from '../../../lib/use-detail-param';
 
 /** The query parameter that opens 'Signal Trend Data' (SPEC.md §2). */
 export const SIGNAL_DETAIL_PARAM = 'signal_detail_uuid';
@@ -83,7 +83,7 @@ export interface SignalCardProps {
  */
 export function SignalCard({ signalUuid, secondsLeft, elapsedS }: SignalCardProps) {
   const { t } = useTranslation();
-  const [, setSearchParams] = useSearchParams();
+  const { open: openSignalDetail } = useDetailParam(SIGNAL_DETAIL_PARAM);
   const { signal_by_uuid, processing_by_uuid } = useSnapshot(signalsStore);
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
   const { trade_preferences } = useSnapshot(preferencesStore);
@@ -130,12 +130,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS }: SignalCardProp
   });
   const tooltipId = `signal-trade-tooltip-${signalUuid}`;
 
-  const openDetail = () =>
-    setSearchParams((params) => {
-      const next = new URLSearchParams(params);
-      next.set(SIGNAL_DETAIL_PARAM, signalUuid);
-      return next;
-    });
+  const openDetail = () => openSignalDetail(signalUuid);
 
   return (
     <article

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Loader, Modal, ModalSize } from '../../../components/ui';
 import { loadSignalDetail } from '../signals-store';
 import { SIGNAL_DETAIL_PARAM } from './signal-card';
 import './signals.css';
+import { useDetailParam } from '../../../lib/use-detail-param';
 
 // The body draws a nivo chart: loaded when the modal first opens, never in the initial bundle.
 const SignalTrendContent = lazy(() =>
@@ -17,8 +17,7 @@ const SignalTrendContent = lazy(() =>
  */
 export function SignalTrendModal() {
   const { t } = useTranslation();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const signalUuid = searchParams.get(SIGNAL_DETAIL_PARAM) ?? undefined;
+  const { value: signalUuid, close } = useDetailParam(SIGNAL_DETAIL_PARAM);
   // The last uuid stays shown while the modal plays its closing state.
   const [shownUuid, setShownUuid] = useState(signalUuid);
   if (signalUuid !== undefined && signalUuid !== shownUuid) setShownUuid(signalUuid);
@@ -26,13 +25,6 @@ export function SignalTrendModal() {
   useEffect(() => {
     if (signalUuid) void loadSignalDetail(signalUuid);
   }, [signalUuid]);
-
-  const close = () =>
-    setSearchParams((params) => {
-      const next = new URLSearchParams(params);
-      next.delete(SIGNAL_DETAIL_PARAM);
-      return next;
-    });
 
   return (
     <Modal

@@ -187,6 +187,49 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     // One row formats its 6 figures; a whole-table redraw would format 20 × 6.
     expect(vi.mocked(formatFixed).mock.calls.length).toBeLessThanOrEqual(6);
   });
+
+  test('a row scrolled out of view redraws nothing on a price, and shows the current numbers when back', async () => {
+    // jsdom has no IntersectionObserver: this one reports what the test says is on screen.
+    let report: ((entries: { target: Element; isIntersecting: boolean }[]) => void) | undefined;
+    const observed = new Set<Element>();
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: typeof report) {
+          report = callback;
+        }
+        observe(element: Element) {
+          observed.add(element);
+        }
+        unobserve(element: Element) {
+          observed.delete(element);
+        }
+      },
+    );
+    try {
+      const trades = Array.from({ length: 3 }, () => makeTrade());
+      setOpenTrades(trades);
+      renderAt();
+      const target = trades[1]!;
+      const rowOf = () =>
+        screen
+          .getAllByTestId('trade-row')
+          .find((element) => element.dataset.tradeUuid === target.trade_uuid)!;
+      expect(observed.has(rowOf())).toBe(true);
+      const before = within(rowOf()).getByTestId('trade-current-price').textContent;
+      await act(async () => report!([{ target: rowOf(), isIntersecting: false }]));
+      vi.mocked(formatFixed).mockClear();
+      await act(async () => {
+        applyTradeCalculated(target.trade_uuid, makeCalculated(target, { trade_current_price: '98000.0' }));
+      });
+      expect(vi.mocked(formatFixed)).not.toHaveBeenCalled();
+      expect(within(rowOf()).getByTestId('trade-current-price').textContent).toBe(before);
+      await act(async () => report!([{ target: rowOf(), isIntersecting: true }]));
+      expect(within(rowOf()).getByTestId('trade-current-price')).toHaveTextContent('98000.0');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
 
 describe("'Trade Trend Data' modal", () => {

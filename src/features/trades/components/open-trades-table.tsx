@@ -1,7 +1,6 @@
-import { memo, useCallback, useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
+import { snapshot, useSnapshot, type Snapshot } from 'valtio';
 import { SignalDirection, TradeStatus, type Trade } from '../../../../contracts';
 import { DirectionIcon, Loader } from '../../../components/ui';
 import { StatusBadge } from '../../../components/ui/status-badge';
@@ -13,6 +12,8 @@ import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
 import { closeTrade } from '../trades-actions';
 import { tradesStore } from '../trades-store';
 import { TradeStatusButton } from './trade-status-button';
+import { useDetailParam } from '../../../lib/use-detail-param';
+import { useOnScreen } from '../../../lib/use-on-screen';
 
 /** The query parameter that opens 'Trade Trend Data' (SPEC.md §2 Trading screen). */
 export const TRADE_DETAIL_PARAM = 'trade_detail_uuid';
@@ -53,38 +54,14 @@ interface TradeRowProps {
   onOpenDetail: (tradeUuid: string) => void;
 }
 
-/**
- * One open trade (SPEC.md §2): it redraws when its own trade changes, never because another trade's price
- * moved (rows are memoised and each subscribes to its own trade object).
- */
-const TradeRow = memo(function TradeRow({ trade: tradeProxy, onOpenDetail }: TradeRowProps) {
-  const { t } = useTranslation();
-  const trade = useSnapshot(tradeProxy);
-  const uuid = trade.trade_uuid;
-  const isProcessing = useSnapshot(tradesStore.processing_by_uuid)[uuid] === true;
-  const sinceMs = useSnapshot(tradesStore.ui_status_since_by_uuid)[uuid];
-  const level = useSnapshot(tradeTokensStore).token_by_platform_uuid[trade.platform_uuid]?.level;
-  const canClose = level === TradeTokenLevel.TRADE_AVAILABLE && !isProcessing;
-  const precision = trade.symbol.symbol_price_precision;
-  const pair = trade.symbol.symbol_pair;
+/** The cells from 'Now' to 'SL': the numbers a price changes, and margin and quantity between them. */
+function TradeNumberCells({ trade }: { trade: Snapshot<Trade> }) {
   return (
-    <tr data-testid="trade-row" data-trade-uuid={uuid} aria-busy={isProcessing}>
-      <td>
-        <span className="trade-coin">
-          <span className="trade-coin-name" title={pair}>
-            {trade.symbol.symbol_name}
-          </span>
-          <TradeDirection direction={trade.trade_direction} />
-          {trade.trade_error ? <TradeErrorMarker tradeError={trade.trade_error} /> : null}
-        </span>
-      </td>
-      <td className="is-numeric" data-testid="trade-open-price">
-        {formatFixed(trade.trade_open_price, precision)}
-      </td>
+    <>
       <td className="is-numeric" data-testid="trade-current-price">
         <span className="trade-now">
           <DirectionIcon direction={trade.trade_last_update_price} />
-          {formatFixed(trade.trade_current_price, precision)}
+          {formatFixed(trade.trade_current_price, trade.symbol.symbol_price_precision)}
         </span>
       </td>
       <td className="is-numeric">{formatFixed(trade.trade_margin, MARGIN_DECIMALS)}</td>
@@ -101,6 +78,54 @@ const TradeRow = memo(function TradeRow({ trade: tradeProxy, onOpenDetail }: Tra
       >
         {formatFixed(trade.trade_treiling_stop_percent_current, PNL_DECIMALS)}
       </td>
+    </>
+  );
+}
+
+/** While the row is on screen: subscribed to the trade, so each recomputation redraws these cells alone. */
+function LiveNumberCells({ trade }: { trade: Trade }) {
+  return <TradeNumberCells trade={useSnapshot(trade)} />;
+}
+
+/** Off screen: the numbers as they are now, redrawn by nothing until the row comes back into view. */
+function FrozenNumberCells({ trade }: { trade: Trade }) {
+  return <TradeNumberCells trade={snapshot(trade)} />;
+}
+
+/**
+ * One open trade (SPEC.md §2): it redraws when its own trade changes, never because another trade's price
+ * moved (rows are memoised and each subscribes to its own trade object). The row reads only what a price
+ * does not change (a snapshot re-renders for the fields it read); the numbers are the cells above, so a price
+ * redraws a few text cells, not the row with its translated buttons, and nothing at all while the row is
+ * scrolled out of view (bench/spa/trading.ts).
+ */
+const TradeRow = memo(function TradeRow({ trade: tradeProxy, onOpenDetail }: TradeRowProps) {
+  const { t } = useTranslation();
+  const trade = useSnapshot(tradeProxy);
+  const uuid = trade.trade_uuid;
+  const isProcessing = useSnapshot(tradesStore.processing_by_uuid)[uuid] === true;
+  const sinceMs = useSnapshot(tradesStore.ui_status_since_by_uuid)[uuid];
+  const level = useSnapshot(tradeTokensStore).token_by_platform_uuid[trade.platform_uuid]?.level;
+  const canClose = level === TradeTokenLevel.TRADE_AVAILABLE && !isProcessing;
+  const precision = trade.symbol.symbol_price_precision;
+  const pair = trade.symbol.symbol_pair;
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  const onScreen = useOnScreen(rowRef);
+  return (
+    <tr ref={rowRef} data-testid="trade-row" data-trade-uuid={uuid} aria-busy={isProcessing}>
+      <td>
+        <span className="trade-coin">
+          <span className="trade-coin-name" title={pair}>
+            {trade.symbol.symbol_name}
+          </span>
+          <TradeDirection direction={trade.trade_direction} />
+          {trade.trade_error ? <TradeErrorMarker tradeError={trade.trade_error} /> : null}
+        </span>
+      </td>
+      <td className="is-numeric" data-testid="trade-open-price">
+        {formatFixed(trade.trade_open_price, precision)}
+      </td>
+      {onScreen ? <LiveNumberCells trade={tradeProxy} /> : <FrozenNumberCells trade={tradeProxy} />}
       <td>
         <div className="trade-actions">
           {trade.trade_ui_status && sinceMs !== undefined ? (
@@ -171,7 +196,6 @@ const TradeRow = memo(function TradeRow({ trade: tradeProxy, onOpenDetail }: Tra
 /** The open-trades table of /trading (SPEC.md §2), newest first; a spinner until the first read. */
 export function OpenTradesTable() {
   const { t } = useTranslation();
-  const [, setSearchParams] = useSearchParams();
   // Tracks only the keys and creation times: a price update of a trade does not redraw the table.
   const { trade_by_uuid_dict, is_loaded } = useSnapshot(tradesStore);
   const uuids = Object.keys(trade_by_uuid_dict).sort((a, b) =>
@@ -179,21 +203,7 @@ export function OpenTradesTable() {
       trade_by_uuid_dict[a]?.trade_create_timestamp ?? '',
     ),
   );
-  // React Router gives a new setSearchParams whenever the query changes; a callback that depended on it would
-  // change with every modal open and close and redraw all the memoised rows (measured: 500 rows, seconds).
-  const setSearchParamsRef = useRef(setSearchParams);
-  useEffect(() => {
-    setSearchParamsRef.current = setSearchParams;
-  }, [setSearchParams]);
-  const openDetail = useCallback(
-    (tradeUuid: string) =>
-      setSearchParamsRef.current((params) => {
-        const next = new URLSearchParams(params);
-        next.set(TRADE_DETAIL_PARAM, tradeUuid);
-        return next;
-      }),
-    [],
-  );
+  const { open: openDetail } = useDetailParam(TRADE_DETAIL_PARAM);
 
   if (uuids.length === 0) {
     if (!is_loaded) return <Loader fill />;
@@ -205,7 +215,7 @@ export function OpenTradesTable() {
   }
   return (
     <div className="trades-table-scroll">
-      <table className="trades-table" data-testid="open-trades-table">
+      <table className="trades-table is-live" data-testid="open-trades-table">
         <thead>
           <tr>
             <th scope="col">{t('trades.column.coin')}</th>

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Loader, Modal, ModalSize } from '../../../components/ui';
 import { loadTradeDetail } from '../trades-store';
 import { TRADE_DETAIL_PARAM } from './open-trades-table';
 import './trades.css';
+import { useDetailParam } from '../../../lib/use-detail-param';
 
 // The body draws the shared nivo price chart: loaded when the modal first opens, never in the initial bundle.
 const TradeTrendContent = lazy(() =>
@@ -17,8 +17,7 @@ const TradeTrendContent = lazy(() =>
  */
 export function TradeTrendModal() {
   const { t } = useTranslation();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const tradeUuid = searchParams.get(TRADE_DETAIL_PARAM) ?? undefined;
+  const { value: tradeUuid, close } = useDetailParam(TRADE_DETAIL_PARAM);
   // The last uuid stays shown while the modal plays its closing state.
   const [shownUuid, setShownUuid] = useState(tradeUuid);
   if (tradeUuid !== undefined && tradeUuid !== shownUuid) setShownUuid(tradeUuid);
@@ -26,13 +25,6 @@ export function TradeTrendModal() {
   useEffect(() => {
     if (tradeUuid) void loadTradeDetail(tradeUuid);
   }, [tradeUuid]);
-
-  const close = () =>
-    setSearchParams((params) => {
-      const next = new URLSearchParams(params);
-      next.delete(TRADE_DETAIL_PARAM);
-      return next;
-    });
 
   return (
     <Modal
