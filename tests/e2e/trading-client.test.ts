@@ -5,8 +5,8 @@
 // open, live PNL equal to the exchange's, closing by hand, by take profit, by stop loss (the exchange-side stop
 // fires), by trailing stop, a flag with automatic closing OFF (screenshots), the market order's answer lost,
 // and /trade_history with the exact realized PNL. Prices are pinned with the exchange's admin API.
-import { afterAll, expect, test } from 'vitest';
-import type { Signal, Trade } from '../../contracts';
+import { expect, test } from 'vitest';
+import type { Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
 import {
   Decimal,
@@ -25,6 +25,7 @@ import {
   signalCard,
   tradeRow,
   openTraderSession,
+  pinnedPrices,
   reportFailures,
   type TraderSession,
 } from './trading-helpers';
@@ -39,32 +40,7 @@ let s: Session;
 
 reportFailures('trading-client', () => s);
 
-const pinned = new Set<string>();
-afterAll(async () => {
-  for (const pair of pinned) await s?.exchange.setPrice(pair, null).catch(() => undefined);
-});
-
-/** Pins the symbol's mark price (the exchange runs its triggers at once). */
-async function pin(pair: string, price: string) {
-  pinned.add(pair);
-  await s.exchange.setPrice(pair, price);
-}
-
-/** Pins the symbol where its mark is now, so a trade opens at a known price and nothing drifts. */
-async function holdPrice(signal: Signal) {
-  const mark = await s.exchange.mark(signal.symbol.symbol_pair);
-  await pin(signal.symbol.symbol_pair, fixed(mark, signal.symbol.symbol_price_precision));
-}
-
-/** The exchange is flat on the symbol and has no order left there (no stop waiting for a later position). */
-async function expectFlat(pair: string) {
-  await expect
-    .poll(async () => new Decimal((await s.exchange.positionRisk(s.account, pair)).positionAmt).isZero(), {
-      timeout: 15_000,
-    })
-    .toBe(true);
-  expect(await s.exchange.openOrderCount(s.account, pair)).toBe(0);
-}
+const { pin, holdPrice, expectFlat, expectRowPnlAt } = pinnedPrices(() => s);
 
 /** The trade as /trade/get_trades_history/ lists it once closed. */
 async function closedTrade(tradeUuid: string): Promise<Trade> {
@@ -140,18 +116,7 @@ test('a trade from a signal: entry and live PNL equal positionRisk; closed by ha
 
   // The price a little up: the row's PNL is the exchange's unrealized profit, to the cent.
   const up = priceAtRoe({ ...trade, trade_direction: 'BUY' }, 2, precision);
-  await pin(pair, up);
-  const row = tradeRow(page, trade.trade_uuid);
-  await expect
-    .poll(
-      async () => {
-        const line = await exchange.positionRisk(account, pair);
-        const shown = await row.getByTestId('trade-pnl').innerText();
-        return new Decimal(line.markPrice).eq(up) && shown === fixed(line.unRealizedProfit, 2);
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
+  const row = await expectRowPnlAt(page, trade, up);
   const exchangePnl = (await exchange.positionRisk(account, pair)).unRealizedProfit;
   expect(await row.getByTestId('trade-pnl').innerText()).toBe(fixed(exchangePnl, 2));
   expect(await row.getByTestId('trade-open-price').innerText()).toBe(fixed(risk.entryPrice, precision));

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import type { Signal, Trade } from '../../contracts';
 import { screenshot, signUp } from './harness';
 
@@ -445,18 +445,9 @@ export async function openFromSignal(
   await card.getByTestId('signal-trade').click({ timeout: 15_000 });
   await expectNotification(page, 'Trade opened', 60_000);
   await card.waitFor({ state: 'detached', timeout: 15_000 });
-  let trade: Trade | undefined;
-  await expect
-    .poll(
-      async () => {
-        trade = (await openTrades(page)).find((item) => item.signal_uuid === signal.signal_uuid);
-        return trade !== undefined;
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(true);
-  await tradeRow(page, trade!.trade_uuid).waitFor({ timeout: 15_000 });
-  return trade!;
+  const trade = await openTradeOf(page, signal.signal_uuid);
+  await tradeRow(page, trade.trade_uuid).waitFor({ timeout: 15_000 });
+  return trade;
 }
 
 /** A trader's page as both trading files start it (see openTraderSession). */
@@ -540,4 +531,78 @@ export function reportFailures(label: string, session: () => TraderSession | und
     console.info(`${label}: console:\n${s.consoleLines.slice(-30).join('\n')}`);
     await screenshot(s.page, `${label}-failure-${context.task.name.slice(0, 20).replace(/\W+/g, '-')}`);
   });
+}
+
+/**
+ * Mark prices a test file pins on the paper exchange (its triggers then run at once), released after the
+ * file's tests with any fault left on. `session` is read at each call: the session starts inside a test.
+ */
+export function pinnedPrices(session: () => Pick<TraderSession, 'exchange' | 'account'> | undefined) {
+  const pinned = new Map<string, PaperExchange>();
+  afterAll(async () => {
+    for (const [pair, exchange] of pinned) await exchange.setPrice(pair, null).catch(() => undefined);
+    for (const exchange of new Set(pinned.values())) await exchange.clearFaults().catch(() => undefined);
+  });
+  const current = () => {
+    const s = session();
+    if (!s) throw new Error('no trader session yet');
+    return s;
+  };
+  /** Pins the symbol's mark price. */
+  const pin = async (pair: string, price: string) => {
+    const { exchange } = current();
+    pinned.set(pair, exchange);
+    await exchange.setPrice(pair, price);
+  };
+  return {
+    pin,
+    /** Pins the symbol where its mark is now, so a trade opens at a known price and nothing drifts. */
+    holdPrice: async (signal: Signal) => {
+      const mark = await current().exchange.mark(signal.symbol.symbol_pair);
+      await pin(signal.symbol.symbol_pair, fixed(mark, signal.symbol.symbol_price_precision));
+    },
+    /** The exchange is flat on the symbol and has no order left there (no stop waiting for a later position). */
+    expectFlat: async (pair: string) => {
+      const { exchange, account } = current();
+      await expect
+        .poll(async () => new Decimal((await exchange.positionRisk(account, pair)).positionAmt).isZero(), {
+          timeout: 15_000,
+        })
+        .toBe(true);
+      expect(await exchange.openOrderCount(account, pair)).toBe(0);
+    },
+    /** Pins `price` and waits until the trade's row shows the exchange's unrealized PNL there, to the cent. */
+    expectRowPnlAt: async (page: Page, trade: Trade, price: string, timeout = 20_000) => {
+      const { exchange, account } = current();
+      const pair = trade.symbol.symbol_pair;
+      await pin(pair, price);
+      const row = tradeRow(page, trade.trade_uuid);
+      await expect
+        .poll(
+          async () => {
+            const line = await exchange.positionRisk(account, pair);
+            const shown = await row.getByTestId('trade-pnl').innerText();
+            return new Decimal(line.markPrice).eq(price) && shown === fixed(line.unRealizedProfit, 2);
+          },
+          { timeout },
+        )
+        .toBe(true);
+      return row;
+    },
+  };
+}
+
+/** The open trade of a signal, once the page's read of the open trades lists it. */
+export async function openTradeOf(page: Page, signalUuid: string, timeout = 15_000): Promise<Trade> {
+  let trade: Trade | undefined;
+  await expect
+    .poll(
+      async () => {
+        trade = (await openTrades(page)).find((item) => item.signal_uuid === signalUuid);
+        return trade !== undefined;
+      },
+      { timeout },
+    )
+    .toBe(true);
+  return trade!;
 }

@@ -4,8 +4,8 @@
 // socket, see trading-helpers): open, live PNL equal to the exchange's, close by hand, close by take profit,
 // /trade_history; and the faults of the exchange's admin API: the stop refused after the market order, and
 // the exchange not answering.
-import { afterAll, expect, test } from 'vitest';
-import type { Signal, Trade } from '../../contracts';
+import { expect, test } from 'vitest';
+import type { Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
 import {
   Decimal,
@@ -18,6 +18,7 @@ import {
   historyOfToday,
   notification,
   openFromSignal,
+  openTradeOf,
   openTrades,
   paperCard,
   priceAtRoe,
@@ -25,6 +26,7 @@ import {
   signalCard,
   tradeRow,
   openTraderSession,
+  pinnedPrices,
   reportFailures,
   type TraderSession,
 } from './trading-helpers';
@@ -35,32 +37,9 @@ interface Session extends TraderSession {
   closed: Trade[];
 }
 let s: Session;
-const pinned = new Set<string>();
 
 reportFailures('trading-server', () => s);
-afterAll(async () => {
-  await s?.exchange.clearFaults().catch(() => undefined);
-  for (const pair of pinned) await s?.exchange.setPrice(pair, null).catch(() => undefined);
-});
-
-async function pin(pair: string, price: string) {
-  pinned.add(pair);
-  await s.exchange.setPrice(pair, price);
-}
-
-async function holdPrice(signal: Signal) {
-  const mark = await s.exchange.mark(signal.symbol.symbol_pair);
-  await pin(signal.symbol.symbol_pair, fixed(mark, signal.symbol.symbol_price_precision));
-}
-
-async function expectFlat(pair: string) {
-  await expect
-    .poll(async () => new Decimal((await s.exchange.positionRisk(s.account, pair)).positionAmt).isZero(), {
-      timeout: 15_000,
-    })
-    .toBe(true);
-  expect(await s.exchange.openOrderCount(s.account, pair)).toBe(0);
-}
+const { pin, holdPrice, expectFlat, expectRowPnlAt } = pinnedPrices(() => s);
 
 async function expectRecordedClose(trade: Trade, status: string) {
   let recorded: Trade | undefined;
@@ -122,18 +101,7 @@ test('the server opens a trade from a signal; PNL equals positionRisk; closed by
   expect(new Decimal(risk.positionAmt).abs().eq(trade.trade_quantity)).toBe(true);
 
   const up = priceAtRoe({ ...trade, trade_direction: 'BUY' }, 2, precision);
-  await pin(pair, up);
-  const row = tradeRow(page, trade.trade_uuid);
-  await expect
-    .poll(
-      async () => {
-        const line = await exchange.positionRisk(account, pair);
-        const shown = await row.getByTestId('trade-pnl').innerText();
-        return new Decimal(line.markPrice).eq(up) && shown === fixed(line.unRealizedProfit, 2);
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
+  const row = await expectRowPnlAt(page, trade, up);
   expect(await row.getByTestId('trade-open-price').innerText()).toBe(fixed(risk.entryPrice, precision));
   const live = (await openTrades(page)).find((item) => item.trade_uuid === trade.trade_uuid)!;
   expect(
@@ -216,21 +184,12 @@ test('the exchange is slow: the page stops waiting and says the trade may still 
   await card.getByTestId('signal-trade').click();
   await expectNotification(page, /did not answer in time/, 30_000);
   // The server finishes the open and tells the page, which reads the list: the trade shows, protected.
-  let trade: Trade | undefined;
-  await expect
-    .poll(
-      async () => {
-        trade = (await openTrades(page)).find((item) => item.signal_uuid === signal.signal_uuid);
-        return trade !== undefined;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(true);
+  const trade = await openTradeOf(page, signal.signal_uuid, 30_000);
   await exchange.clearFaults();
-  const row = tradeRow(page, trade!.trade_uuid);
+  const row = tradeRow(page, trade.trade_uuid);
   await row.waitFor({ timeout: 15_000 });
   expect(
-    new Decimal((await exchange.positionRisk(account, pair)).positionAmt).abs().eq(trade!.trade_quantity),
+    new Decimal((await exchange.positionRisk(account, pair)).positionAmt).abs().eq(trade.trade_quantity),
   ).toBe(true);
   expect(await exchange.openOrderCount(account, pair)).toBe(1);
   await page.mouse.move(5, 5);
@@ -241,7 +200,7 @@ test('the exchange is slow: the page stops waiting and says the trade may still 
   await expectNotification(page, 'Trade closed');
   await row.waitFor({ state: 'detached', timeout: 15_000 });
   await expectFlat(pair);
-  await expectRecordedClose(trade!, 'manual_close');
+  await expectRecordedClose(trade, 'manual_close');
 }, 120_000);
 
 test('the exchange does not answer: told, nothing left open or recorded; the card is traded later', async () => {

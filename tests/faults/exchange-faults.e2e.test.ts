@@ -6,7 +6,7 @@
 // position is left without its stop. What tests/e2e/trading-*.test.ts cover already (a refused stop, a slow or
 // silent exchange during an open, a lost market-order answer) is not repeated.
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import type { Signal, Trade } from '../../contracts';
 import { setupE2e } from '../e2e/harness';
 import {
@@ -21,8 +21,10 @@ import {
   notification,
   openFromSignal,
   openTraderSession,
+  openTradeOf,
   openTrades,
   priceAtRoe,
+  pinnedPrices,
   reportFailures,
   signalCard,
   tradeRow,
@@ -30,12 +32,6 @@ import {
 } from '../e2e/trading-helpers';
 
 const e2e = setupE2e();
-const pinned = new Map<string, TraderSession>();
-
-afterAll(async () => {
-  for (const [pair, session] of pinned) await session.exchange.setPrice(pair, null).catch(() => undefined);
-  for (const session of new Set(pinned.values())) await session.exchange.clearFaults().catch(() => undefined);
-});
 
 type Mode = 'client' | 'server';
 
@@ -47,12 +43,7 @@ describe.each<Mode>(['client', 'server'])('%s mode', (mode) => {
     await s?.exchange.clearFaults().catch(() => undefined);
   });
 
-  async function holdPrice(signal: Signal) {
-    const pair = signal.symbol.symbol_pair;
-    pinned.set(pair, s);
-    const mark = await s.exchange.mark(pair);
-    await s.exchange.setPrice(pair, fixed(mark, signal.symbol.symbol_price_precision));
-  }
+  const { holdPrice } = pinnedPrices(() => s);
 
   const amountOf = async (pair: string) =>
     new Decimal((await s.exchange.positionRisk(s.account, pair)).positionAmt);
@@ -222,20 +213,11 @@ describe.each<Mode>(['client', 'server'])('%s mode', (mode) => {
       // The open runs; the page's socket drops and reconnects (it reads the open trades and recent signals).
       await s.socket.drop();
       await expect.poll(() => s.socket.connections(), { timeout: 60_000 }).toBeGreaterThan(connections);
-      let trade: Trade | undefined;
-      await expect
-        .poll(
-          async () => {
-            trade = (await openTrades(page)).find((item) => item.signal_uuid === signal.signal_uuid);
-            return trade !== undefined;
-          },
-          { timeout: 90_000 },
-        )
-        .toBe(true);
+      const trade = await openTradeOf(page, signal.signal_uuid, 90_000);
       await exchange.clearFaults();
-      await tradeRow(page, trade!.trade_uuid).waitFor({ timeout: 30_000 });
+      await tradeRow(page, trade.trade_uuid).waitFor({ timeout: 30_000 });
       await signalCard(page, signal.signal_uuid).waitFor({ state: 'detached', timeout: 30_000 });
-      await expectOpenedOnce(trade!);
+      await expectOpenedOnce(trade);
 
       // Another drop after the open: the recent list on reconnect no longer has the traded signal, and the
       // card, with its automatic open, does not come back.

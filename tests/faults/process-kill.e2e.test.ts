@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Signal, Trade } from '../../contracts';
+import type { Trade } from '../../contracts';
 import { startPaperExchange } from '../../paper-exchange/src/index';
 import { launchBrowser, screenshot, startApp, type RunningApp } from '../e2e/harness';
 import {
@@ -21,7 +21,6 @@ import {
   dismissNotifications,
   enterPin,
   expectNotification,
-  fixed,
   historyOfToday,
   notification,
   openFromSignal,
@@ -29,6 +28,7 @@ import {
   openTrades,
   priceAtRoe,
   realizedPnl,
+  pinnedPrices,
   reportFailures,
   signalCard,
   tradeRow,
@@ -41,7 +41,6 @@ const RECONCILED_MS = 240_000;
 let app: RunningApp;
 let browser: Browser;
 let s: TraderSession;
-const pinned = new Set<string>();
 let dataDir: string | undefined;
 
 reportFailures('faults-kill', () => s);
@@ -53,22 +52,13 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await s?.exchange.clearFaults().catch(() => undefined);
-  for (const pair of pinned) await s?.exchange.setPrice(pair, null).catch(() => undefined);
   await browser?.close();
   await app?.stop();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
-async function pin(pair: string, price: string) {
-  pinned.add(pair);
-  await s.exchange.setPrice(pair, price);
-}
-
-async function holdPrice(signal: Signal) {
-  const mark = await s.exchange.mark(signal.symbol.symbol_pair);
-  await pin(signal.symbol.symbol_pair, fixed(mark, signal.symbol.symbol_price_precision));
-}
+// Registered after the afterAll above, so its prices are released before the app stops.
+const { holdPrice, expectRowPnlAt } = pinnedPrices(() => s);
 
 const amountOf = async (pair: string) =>
   new Decimal((await s.exchange.positionRisk(s.account, pair)).positionAmt);
@@ -191,18 +181,7 @@ test('kill -9 with three trades open; meanwhile a stop fires and one is closed o
   // A: the monitor follows it again; its row's PNL is the exchange's at a new price.
   const pairA = a.symbol.symbol_pair;
   const up = priceAtRoe({ ...tradeA, trade_direction: 'BUY' }, 2, a.symbol.symbol_price_precision);
-  await pin(pairA, up);
-  const rowA = tradeRow(page, tradeA.trade_uuid);
-  await expect
-    .poll(
-      async () => {
-        const line = await exchange.positionRisk(account, pairA);
-        const shown = await rowA.getByTestId('trade-pnl').innerText();
-        return new Decimal(line.markPrice).eq(up) && shown === fixed(line.unRealizedProfit, 2);
-      },
-      { timeout: 60_000 },
-    )
-    .toBe(true);
+  const rowA = await expectRowPnlAt(page, tradeA, up, 60_000);
   expect(await exchange.openOrderCount(account, pairA)).toBe(1);
   await page.mouse.move(5, 5);
   await screenshot(page, 'faults-kill-after-restart-dark-en');
