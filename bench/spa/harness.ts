@@ -60,8 +60,12 @@ export function prepareSpa({ sourcemap = false }: { sourcemap?: boolean } = {}):
 /** A Signaldesk server process (the end-to-end tests' startApp) serving the SPA in `staticDir`. */
 export type ServerProcess = RunningApp;
 
-export function startServerProcess(staticDir: string, env: Record<string, string> = {}) {
-  return startApp({ HOST: '127.0.0.1', STATIC_DIR: staticDir, ...env });
+export function startServerProcess(
+  staticDir: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+) {
+  return startApp({ HOST: '127.0.0.1', STATIC_DIR: staticDir, ...env }, { nodeArgs });
 }
 
 // ------------------------------------------------------------------------------------------- the API

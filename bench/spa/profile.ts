@@ -48,13 +48,27 @@ async function sourceMapper(staticDir: string, baseUrl: string): Promise<Mapper>
   };
 }
 
-/** Prints the functions with the most self time, and the source files (or packages) they sum to. */
-export async function profileSummary(profile: CpuProfile, staticDir: string, baseUrl: string): Promise<void> {
+/** Microseconds on the monotonic clock V8 stamps profiles with (the same in every process on Linux). */
+export const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Prints the functions with the most self time, and the source files (or packages) they sum to; with `window`
+ * (monotonicMicros() readings), only the samples taken within it.
+ */
+export async function profileSummary(
+  profile: CpuProfile,
+  staticDir: string,
+  baseUrl: string,
+  window?: { fromUs: number; toUs: number },
+): Promise<void> {
   const map = await sourceMapper(staticDir, baseUrl);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMs = new Map<number, number>();
   let total = 0;
+  let at = profile.startTime;
   for (const [index, id] of profile.samples.entries()) {
+    at += profile.timeDeltas[index] ?? 0;
+    if (window && (at < window.fromUs || at > window.toUs)) continue;
     const dt = (profile.timeDeltas[index + 1] ?? 0) / 1000;
     const node = byId.get(id);
     if (!node || node.callFrame.functionName === '(idle)') continue;
@@ -87,7 +101,7 @@ export async function profileSummary(profile: CpuProfile, staticDir: string, bas
       .slice(0, count)
       .map(([name, time]) => [name, ms(time, 0), `${((100 * time) / total).toFixed(1)} %`]);
   console.log(
-    `\nCPU profile of the page: ${ms(total, 0)} sampled on the main thread; self time by function:`,
+    `\nCPU profile: ${ms(total, 0)} sampled on the main thread${window ? ` in ${ms((window.toUs - window.fromUs) / 1000, 0)}` : ''}; self time by function:`,
   );
   printTable([['function source:line', 'self', 'share'], ...top(byFunction, 25)]);
   console.log('\nself time by source file or package:');

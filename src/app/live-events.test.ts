@@ -16,6 +16,7 @@ import { WsStatus, type WebSocketConstructor } from '../lib/ws-client';
 import {
   LIVE_BATCH_MS,
   notifyConnectionStatus,
+  RECOMPUTE_MIN_INTERVAL_MS,
   RECOMPUTE_WAIT_MS,
   resetRecomputeRequests,
   routeServerEvent,
@@ -168,6 +169,7 @@ describe('recompute requests in flight', () => {
     setOpenTrades([trade]);
     const client = fakeClient(true);
     routeServerEvent(price(), client);
+    vi.advanceTimersByTime(RECOMPUTE_MIN_INTERVAL_MS);
     routeServerEvent(price(), client);
     expect(client.send).toHaveBeenCalledTimes(1);
     routeServerEvent(answer(trade), client);
@@ -179,6 +181,21 @@ describe('recompute requests in flight', () => {
     vi.advanceTimersByTime(1);
     routeServerEvent(price(), client);
     expect(client.send).toHaveBeenCalledTimes(3);
+  });
+
+  test('an answered trade is asked for at most once every RECOMPUTE_MIN_INTERVAL_MS', () => {
+    vi.useFakeTimers();
+    const trade = makeTrade({ trade_uuid: TRADE_UUID });
+    setOpenTrades([trade]);
+    const client = fakeClient(true);
+    routeServerEvent(price(), client);
+    routeServerEvent(answer(trade), client);
+    vi.advanceTimersByTime(RECOMPUTE_MIN_INTERVAL_MS - 1);
+    routeServerEvent(price(), client);
+    expect(client.send).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    routeServerEvent(price(), client);
+    expect(client.send).toHaveBeenCalledTimes(2);
   });
 
   test('a request the socket did not take is not waited for', () => {

@@ -41,12 +41,31 @@ export function notifyConnectionStatus(status: WsStatus, detail?: string): void 
  */
 export const RECOMPUTE_WAIT_MS = 2000;
 
-/** When each trade's unanswered recompute request was sent (Date.now()). */
-const recomputeSentAt = new Map<string, number>();
+/**
+ * The least time between two recompute requests of one trade. The exchange sends a symbol's mark price once a
+ * second (`<symbol>@markPrice@1s`), so at that cadence every price still asks (the margin absorbs the
+ * stream's jitter); faster prices (a busy feed, a replay, bench/spa/trading.ts's 12.5 a second per symbol) ask
+ * for each trade at most this often, so the answers a page must apply grow with its open trades, not with
+ * trades × prices.
+ */
+export const RECOMPUTE_MIN_INTERVAL_MS = 750;
+
+/** When each trade's last recompute request was sent (Date.now()), and which are still unanswered. */
+const recomputeAskedAt = new Map<string, number>();
+const recomputeInFlight = new Set<string>();
 
 /** Forgets the requests in flight (a new connection: their answers will not come). */
 export function resetRecomputeRequests(): void {
-  recomputeSentAt.clear();
+  recomputeAskedAt.clear();
+  recomputeInFlight.clear();
+}
+
+/** Whether a price arriving `now` asks the server to recompute the trade. */
+function mayAskRecompute(tradeUuid: string, now: number): boolean {
+  const askedAt = recomputeAskedAt.get(tradeUuid);
+  if (askedAt === undefined) return true;
+  const wait = recomputeInFlight.has(tradeUuid) ? RECOMPUTE_WAIT_MS : RECOMPUTE_MIN_INTERVAL_MS;
+  return now - askedAt >= wait;
 }
 
 /**
@@ -64,13 +83,15 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
       if (!client.isOpen()) return;
       const now = Date.now();
       for (const tradeUuid of findOpenTradeUuidsBySymbol(item.symbol_uuid)) {
-        const sentAt = recomputeSentAt.get(tradeUuid);
-        if (sentAt !== undefined && now - sentAt < RECOMPUTE_WAIT_MS) continue;
+        if (!mayAskRecompute(tradeUuid, now)) continue;
         const sent = client.send({
           event: 'update_trade_by_current_price_from_client',
           message: { trade_uuid: tradeUuid },
         });
-        if (sent) recomputeSentAt.set(tradeUuid, now);
+        if (sent) {
+          recomputeAskedAt.set(tradeUuid, now);
+          recomputeInFlight.add(tradeUuid);
+        }
       }
       return;
     }
@@ -83,7 +104,8 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
       return;
     case 'trade_updated_response_from_core': {
       const { trade_uuid, trade_update_calculated } = event.message;
-      recomputeSentAt.delete(trade_uuid);
+      recomputeInFlight.delete(trade_uuid);
+      if (trade_update_calculated.trade_status !== TradeStatus.OPEN) recomputeAskedAt.delete(trade_uuid);
       const result = applyTradeCalculated(trade_uuid, trade_update_calculated);
       // An open trade this list does not know yet (opened in another tab or device): read the list again.
       if (result === TradeUpdateResult.UNKNOWN && trade_update_calculated.trade_status === TradeStatus.OPEN) {

@@ -95,3 +95,12 @@ export const TRADE_HISTORY_LIMIT_ROWS = 100_000;
 export const TRADE_HISTORY_OFFSET_DEFAULT = 0;
 /** A history day runs from 00:00:00.000 to 23:59:59.099 local time (SPEC.md §5, §9). */
 export const DAY_END_MS_OF_SECOND = 99;
+
+/**
+ * From this many open trades the /trading table holds only the rows near the screen
+ * (open-trades-table.tsx; docs/decisions.md "Performance (issue 9)"): with 500 rows every frame of live numbers
+ * laid out, painted and hit-tested the whole table, and a click waited over 100 ms for its next paint
+ * (bench/spa/trading.ts). Below it every row is in the page, so the browser's find and a screen reader's table
+ * navigation see them all.
+ */
+export const VIRTUAL_ROWS_FROM = 100;

@@ -51,6 +51,8 @@ export interface StartAppOptions {
   restartOf?: Pick<RunningApp, 'dataDir' | 'port' | 'paperPort'>;
   /** stop() leaves DATA_DIR in place (the caller removes it). */
   keepDataDir?: boolean;
+  /** Node flags for the server process, e.g. ['--cpu-prof', '--cpu-prof-dir=…'] (refused in NODE_OPTIONS). */
+  nodeArgs?: string[];
 }
 
 /** The pids of a process's children (Linux /proc). */
@@ -81,7 +83,7 @@ const isAlive = (pid: number): boolean => {
  */
 export async function startApp(
   env: Record<string, string> = {},
-  { restartOf, keepDataDir = false }: StartAppOptions = {},
+  { restartOf, keepDataDir = false, nodeArgs = [] }: StartAppOptions = {},
 ): Promise<RunningApp> {
   const staticDir = path.resolve(REPO, env.STATIC_DIR ?? process.env.STATIC_DIR ?? 'dist');
   if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
@@ -92,17 +94,21 @@ export async function startApp(
   const paperPort = restartOf?.paperPort ?? (await freePort());
   const dataDir = restartOf?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-e2e-'));
   let log = '';
-  const child: ChildProcess = spawn(path.join(REPO, 'node_modules/.bin/tsx'), ['server/src/server.ts'], {
-    cwd: REPO,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PAPER_EXCHANGE_PORT: String(paperPort),
-      DATA_DIR: dataDir,
-      ...env,
+  const child: ChildProcess = spawn(
+    path.join(REPO, 'node_modules/.bin/tsx'),
+    [...nodeArgs, 'server/src/server.ts'],
+    {
+      cwd: REPO,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        PAPER_EXCHANGE_PORT: String(paperPort),
+        DATA_DIR: dataDir,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   child.stdout?.on('data', (chunk) => (log += chunk));
   child.stderr?.on('data', (chunk) => (log += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;

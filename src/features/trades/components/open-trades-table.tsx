@@ -1,10 +1,11 @@
-import { memo, useRef } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { snapshot, useSnapshot, type Snapshot } from 'valtio';
 import { SignalDirection, TradeStatus, type Trade } from '../../../../contracts';
 import { DirectionIcon, Loader } from '../../../components/ui';
 import { StatusBadge } from '../../../components/ui/status-badge';
-import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
+import { MARGIN_DECIMALS, PNL_DECIMALS, VIRTUAL_ROWS_FROM } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { compareDecimals } from '../../../lib/trade-core';
 import { TradeTokenLevel } from '../../trade-tokens/token-level';
@@ -52,6 +53,9 @@ interface TradeRowProps {
   /** The trade's proxy in the store: the row subscribes to this trade alone. */
   trade: Trade;
   onOpenDetail: (tradeUuid: string) => void;
+  /** Virtual rows only: the row's place (0 = newest) and the virtualizer's measuring ref. */
+  index?: number;
+  measureRef?: (row: HTMLTableRowElement | null) => void;
 }
 
 /** The cells from 'Now' to 'SL': the numbers a price changes, and margin and quantity between them. */
@@ -99,7 +103,12 @@ function FrozenNumberCells({ trade }: { trade: Trade }) {
  * redraws a few text cells, not the row with its translated buttons, and nothing at all while the row is
  * scrolled out of view (bench/spa/trading.ts).
  */
-const TradeRow = memo(function TradeRow({ trade: tradeProxy, onOpenDetail }: TradeRowProps) {
+const TradeRow = memo(function TradeRow({
+  trade: tradeProxy,
+  onOpenDetail,
+  index,
+  measureRef,
+}: TradeRowProps) {
   const { t } = useTranslation();
   const trade = useSnapshot(tradeProxy);
   const uuid = trade.trade_uuid;
@@ -111,8 +120,22 @@ const TradeRow = memo(function TradeRow({ trade: tradeProxy, onOpenDetail }: Tra
   const pair = trade.symbol.symbol_pair;
   const rowRef = useRef<HTMLTableRowElement>(null);
   const onScreen = useOnScreen(rowRef);
+  const setRow = useCallback(
+    (row: HTMLTableRowElement | null) => {
+      rowRef.current = row;
+      measureRef?.(row);
+    },
+    [measureRef],
+  );
   return (
-    <tr ref={rowRef} data-testid="trade-row" data-trade-uuid={uuid} aria-busy={isProcessing}>
+    <tr
+      ref={setRow}
+      data-testid="trade-row"
+      data-trade-uuid={uuid}
+      data-index={index}
+      aria-rowindex={index === undefined ? undefined : index + 2}
+      aria-busy={isProcessing}
+    >
       <td>
         <span className="trade-coin">
           <span className="trade-coin-name" title={pair}>
@@ -193,6 +216,83 @@ const TradeRow = memo(function TradeRow({ trade: tradeProxy, onOpenDetail }: Tra
   );
 });
 
+/** A row's height before it is measured (its 28 px buttons, the padding and the border: 45 px in Chromium). */
+const ROW_ESTIMATE_PX = 45;
+/** Rows rendered beyond each edge of the screen, so a scroll shows rows already drawn. */
+const OVERSCAN_ROWS = 8;
+
+/** The rows of `uuids` on (or near) the screen, between two spacer rows that keep the table's full height. */
+function VirtualTradeRows({
+  uuids,
+  onOpenDetail,
+}: {
+  uuids: string[];
+  onOpenDetail: (tradeUuid: string) => void;
+}) {
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  // The page scrolls inside the layout's <main> (app/layout.tsx); outside the layout, the document.
+  const [scroller, setScroller] = useState<Element | null>(null);
+  // Where the first row starts in the scrolled content: it moves when what is above the table changes height
+  // (signal cards come and go), so it is measured again whenever the content resizes.
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const body = bodyRef.current;
+    const element = body?.closest('main') ?? document.scrollingElement;
+    if (!body || !element) return;
+    setScroller(element);
+    const measure = () => {
+      const offset =
+        body.getBoundingClientRect().top - element.getBoundingClientRect().top + element.scrollTop;
+      setScrollMargin((known) => (Math.abs(known - offset) < 1 ? known : offset));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    for (const child of element.children) observer.observe(child);
+    return () => observer.disconnect();
+  }, []);
+  // The app is not built with the React Compiler, so nothing memoises across the virtualizer's functions; the
+  // rows get the one stable `measureElement`.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: uuids.length,
+    getScrollElement: () => scroller,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin,
+    getItemKey: (index) => uuids[index] ?? index,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const above = first ? first.start - scrollMargin : 0;
+  const below = last ? virtualizer.getTotalSize() - (last.end - scrollMargin) : 0;
+  const spacer = (height: number, testId: string) =>
+    height > 0 ? (
+      <tr className="trades-spacer" aria-hidden="true" data-testid={testId} style={{ height }}>
+        <td colSpan={9} />
+      </tr>
+    ) : null;
+  return (
+    <tbody ref={bodyRef}>
+      {spacer(above, 'trade-rows-above')}
+      {items.map((item) => {
+        const uuid = uuids[item.index];
+        const trade = uuid === undefined ? undefined : tradesStore.trade_by_uuid_dict[uuid];
+        return trade ? (
+          <TradeRow
+            key={uuid}
+            trade={trade}
+            onOpenDetail={onOpenDetail}
+            index={item.index}
+            measureRef={virtualizer.measureElement}
+          />
+        ) : null;
+      })}
+      {spacer(below, 'trade-rows-below')}
+    </tbody>
+  );
+}
+
 /** The open-trades table of /trading (SPEC.md §2), newest first; a spinner until the first read. */
 export function OpenTradesTable() {
   const { t } = useTranslation();
@@ -215,7 +315,11 @@ export function OpenTradesTable() {
   }
   return (
     <div className="trades-table-scroll">
-      <table className="trades-table is-live" data-testid="open-trades-table">
+      <table
+        className="trades-table is-live"
+        data-testid="open-trades-table"
+        aria-rowcount={uuids.length >= VIRTUAL_ROWS_FROM ? uuids.length + 1 : undefined}
+      >
         <thead>
           <tr>
             <th scope="col">{t('trades.column.coin')}</th>
@@ -245,12 +349,16 @@ export function OpenTradesTable() {
             </th>
           </tr>
         </thead>
-        <tbody>
-          {uuids.map((uuid) => {
-            const trade = tradesStore.trade_by_uuid_dict[uuid];
-            return trade ? <TradeRow key={uuid} trade={trade} onOpenDetail={openDetail} /> : null;
-          })}
-        </tbody>
+        {uuids.length >= VIRTUAL_ROWS_FROM ? (
+          <VirtualTradeRows uuids={uuids} onOpenDetail={openDetail} />
+        ) : (
+          <tbody>
+            {uuids.map((uuid) => {
+              const trade = tradesStore.trade_by_uuid_dict[uuid];
+              return trade ? <TradeRow key={uuid} trade={trade} onOpenDetail={openDetail} /> : null;
+            })}
+          </tbody>
+        )}
       </table>
     </div>
   );
