@@ -6,12 +6,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { REPO, startApp, type RunningApp } from '../../tests/e2e/app-process';
+import { PASSWORD, REPO, startApp, type RunningApp } from '../../tests/e2e/app-process';
 
-export { CHROMIUM_PATH, freePort, launchBrowser, REPO } from '../../tests/e2e/app-process';
-
-export const PASSWORD = 'Abcdef1!';
+export { CHROMIUM_PATH, freePort, launchBrowser, PASSWORD, REPO, signUp } from '../../tests/e2e/app-process';
 
 export interface SpaCopy {
   /** The folder to serve (STATIC_DIR). */
@@ -125,18 +122,6 @@ export function secondsLeft(authorization: string): number {
   } catch {
     return Infinity;
   }
-}
-
-/** Signs a new trader up through the SPA's 'Sign Up' dialog (as tests/e2e/harness.ts signUp). */
-export async function signUpInPage(page: Page, email: string, nickname: string): Promise<void> {
-  await page.getByTestId('sidebar').getByRole('button', { name: 'Sign Up' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign Up' });
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByLabel('Nickname').fill(nickname);
-  await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await dialog.getByLabel('Repeat password').fill(PASSWORD);
-  await dialog.getByRole('button', { name: 'Sign Up' }).click();
-  await page.getByTestId('profile-block').waitFor({ timeout: 30_000 });
 }
 
 // ------------------------------------------------------------------------------------------- figures

@@ -48,7 +48,7 @@ import { initTradeCore } from '../../server/src/lib/trade-core';
 import { PAPER_PLATFORM_UUID } from '../../server/src/services/platforms';
 import { insertTestSignal } from '../../server/src/services/testing';
 import type { Trade } from '../../contracts';
-import { launchBrowser, loadAverage, ms, percentile, prepareSpa, printTable, signUpInPage } from './harness';
+import { launchBrowser, loadAverage, ms, percentile, prepareSpa, printTable, signUp } from './harness';
 import { profileSummary, type CpuProfile } from './profile';
 
 const PROFILE = process.argv.includes('--profile');
@@ -298,7 +298,7 @@ async function main() {
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(baseUrl);
-    await signUpInPage(page, `spa-bench-${Date.now()}@example.com`, 'spa-bench');
+    await signUp(page, `spa-bench-${Date.now()}@example.com`, 'spa-bench');
     const authorization = await page.evaluate(() => localStorage.getItem('access_token') ?? '');
     const headers = { authorization };
     const preferences = await app.inject({

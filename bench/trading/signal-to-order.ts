@@ -33,7 +33,7 @@ import {
   percentile,
   prepareSpa,
   printTable,
-  signUpInPage,
+  signUp,
   startServerProcess,
   type ServerProcess,
 } from '../spa/harness';
@@ -248,7 +248,7 @@ async function main() {
     }
     const deliver = await proxySocket(page);
     await page.goto(server.baseUrl);
-    await signUpInPage(page, `order-bench-${Date.now()}@example.com`, 'order-bench');
+    await signUp(page, `order-bench-${Date.now()}@example.com`, 'order-bench');
 
     // Stored signals before minimal_accuracy goes to 100 (which keeps the engine's own cards away).
     const { signal_list } = await apiInPage<{ signal_list: Signal[] }>(

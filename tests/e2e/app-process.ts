@@ -1,12 +1,13 @@
 // Signaldesk as a process and Debian's Chromium, for the end-to-end tests (harness.ts) and the benchmarks
 // (bench/): `tsx server/src/server.ts` (what `npm start` runs) on free loopback ports and a fresh DATA_DIR, and
-// headless Chromium through playwright-core (TOOLCHAIN.md "Browsers"). No test runner in here.
+// headless Chromium through playwright-core (TOOLCHAIN.md "Browsers"), and the sign-up dialog. No test runner
+// in here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -179,4 +180,19 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The password every test and bench trader signs up with. */
+export const PASSWORD = 'Abcdef1!';
+
+/** Signs a new trader up through the 'Sign Up' dialog and waits for the profile block. */
+export async function signUp(page: Page, email: string, nickname = 'trader'): Promise<void> {
+  await page.getByTestId('sidebar').getByRole('button', { name: 'Sign Up' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign Up' });
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Nickname').fill(nickname);
+  await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await dialog.getByLabel('Repeat password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Sign Up' }).click();
+  await page.getByTestId('profile-block').waitFor({ timeout: 30_000 });
 }

@@ -1,5 +1,5 @@
 // End-to-end harness: the app process and the browser (app-process.ts, shared with bench/), and what the
-// tests add on top: one app and browser per test file, screenshots, the sign-up dialog.
+// tests add on top: one app and browser per test file, screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -31,16 +31,4 @@ export function setupE2e(env: Record<string, string> = {}): { app: RunningApp; b
     await context.app?.stop();
   });
   return context;
-}
-
-/** Signs a new trader up through the 'Sign Up' dialog and waits for the profile block. */
-export async function signUp(page: Page, email: string, nickname = 'trader'): Promise<void> {
-  await page.getByTestId('sidebar').getByRole('button', { name: 'Sign Up' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign Up' });
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByLabel('Nickname').fill(nickname);
-  await dialog.getByLabel('Password', { exact: true }).fill('Abcdef1!');
-  await dialog.getByLabel('Repeat password').fill('Abcdef1!');
-  await dialog.getByRole('button', { name: 'Sign Up' }).click();
-  await page.getByTestId('profile-block').waitFor({ timeout: 15_000 });
 }

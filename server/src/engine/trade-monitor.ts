@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { TradeStatus, tradeUiStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
+import { ChangeClock } from '../lib/change-clock';
 import { trades, type TradeRow } from '../db/schema-trades';
 import type { SocketHub } from '../plugins/websocket';
 import { LocalEventBus, type EventBus } from '../services/event-bus';
@@ -36,6 +37,8 @@ import {
 
 /** Price fields of open trades are written at most this often. */
 export const PERSIST_INTERVAL_MS = 5000;
+/** Users whose live revision is tracked; one pushed out costs its readers a rebuild (lib/change-clock.ts). */
+const REVISION_USERS = 50_000;
 
 /** Bus topic of the monitor: a trade to watch (read it), to forget, or whose UI status is now this. */
 export const MONITOR_TOPIC = 'trade_monitor';
@@ -101,7 +104,7 @@ export class TradeMonitor {
   private readonly prices = new Map<string, string>();
   private readonly listeners = new Set<(mark: UiStatusMark) => void>();
   /** Per user: a number that changes whenever a watched trade of theirs changes (see liveRevision). */
-  private readonly revisions = new Map<string, number>();
+  private readonly revisions = new ChangeClock(REVISION_USERS);
   private readonly clock: () => number;
   private timer: NodeJS.Timeout | undefined;
   /** Writes run one after the other, in the order they were asked for. */
@@ -247,11 +250,11 @@ export class TradeMonitor {
    * theirs is watched or forgotten: readers that cache what they built from calculated() compare it.
    */
   liveRevision(userUuid: string): number {
-    return this.revisions.get(userUuid) ?? 0;
+    return this.revisions.of(userUuid);
   }
 
   private touch(userUuid: string): void {
-    this.revisions.set(userUuid, (this.revisions.get(userUuid) ?? 0) + 1);
+    this.revisions.change(userUuid);
   }
 
   /** Calls `listener` with every UI status marked from now on; answers the function that stops it. */

@@ -10,6 +10,7 @@
 // used first out, at most MAX_USERS. Decision and figures: docs/decisions.md "Open trades from memory".
 import { LRUCache } from 'lru-cache';
 import { tradeListAnswer } from '../../../contracts';
+import { ChangeClock } from '../lib/change-clock';
 import type { Database } from '../db';
 import type { TradeMonitor } from '../engine/trade-monitor';
 import { listOpenTrades, onTradeWrite, toWireTrade, type TradeWithSymbol } from './trades';
@@ -26,8 +27,8 @@ interface Entry {
 
 export class OpenTradesView {
   private readonly entries = new LRUCache<string, Entry>({ max: MAX_USERS });
-  /** Per user: bumped by every write, so a read that overlaps one is not kept. */
-  private readonly generations = new Map<string, number>();
+  /** Per user: moved by every write, so a read that overlaps one is not kept. */
+  private readonly generations = new ChangeClock(MAX_USERS);
   /** Bumped by invalidateAll, for the same purpose. */
   private epoch = 0;
   private readonly stopListening: () => void;
@@ -41,7 +42,7 @@ export class OpenTradesView {
 
   /** Forgets what is kept of a user (a trade of theirs was written here or, announced, elsewhere). */
   invalidate(userUuid: string): void {
-    this.generations.set(userUuid, (this.generations.get(userUuid) ?? 0) + 1);
+    this.generations.change(userUuid);
     this.entries.delete(userUuid);
   }
 
@@ -58,10 +59,10 @@ export class OpenTradesView {
     if (kept?.body !== undefined && kept.revision === revision) return kept.body;
     const entry = kept ?? {};
     if (!entry.rows) {
-      const generation = this.generations.get(userUuid) ?? 0;
+      const generation = this.generations.of(userUuid);
       const epoch = this.epoch;
       const rows = await listOpenTrades(this.db, userUuid);
-      if ((this.generations.get(userUuid) ?? 0) !== generation || this.epoch !== epoch) {
+      if (this.generations.of(userUuid) !== generation || this.epoch !== epoch) {
         return this.serialise(rows);
       }
       entry.rows = rows;

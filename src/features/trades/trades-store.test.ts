@@ -1,5 +1,6 @@
 // The trade store of SPEC.md §3 with the real trade-core: exact sums, recalculation updates, closing removes,
 // the UI-status clock start, and the open-trades read (the API call is mocked).
+import { subscribe } from 'valtio';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { BTC_UUID, byUuid, ETH_UUID, makeSignal } from '../../app/testing/live-fixtures';
 import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
@@ -18,6 +19,7 @@ import {
   resetTradesStore,
   scheduleOpenTradesRefetch,
   setOpenTrades,
+  setTradeProcessing,
   TradeUpdateResult,
   tradesStore,
 } from './trades-store';
@@ -232,5 +234,28 @@ describe('reading the open trades', () => {
     expect(countOpenTrades(tradesStore)).toBe(0);
     expect(tradesStore.trade_uuid_by_symbol_uuid_dict).toEqual({});
     expect(tradesStore.current_pnl).toBe('0');
+  });
+});
+
+describe('rows are not woken by deletes of keys that are not there', () => {
+  test('clearing a UI status or a processing mark that is not set notifies nobody', async () => {
+    const trade = makeTrade({ trade_ui_status: null });
+    setOpenTrades([trade]);
+    const woken = vi.fn();
+    const stopSince = subscribe(tradesStore.ui_status_since_by_uuid, woken);
+    const stopProcessing = subscribe(tradesStore.processing_by_uuid, woken);
+    clearTradeUiStatus(trade.trade_uuid);
+    setTradeProcessing(trade.trade_uuid, false);
+    setOpenTrades([trade]);
+    await Promise.resolve();
+    expect(woken).not.toHaveBeenCalled();
+    // A key that is there is deleted and announced.
+    setTradeProcessing(trade.trade_uuid, true);
+    setTradeProcessing(trade.trade_uuid, false);
+    await Promise.resolve();
+    expect(woken).toHaveBeenCalled();
+    expect(tradesStore.processing_by_uuid[trade.trade_uuid]).toBeUndefined();
+    stopSince();
+    stopProcessing();
   });
 });

@@ -82,14 +82,22 @@ function recomputeTotals(): void {
   tradesStore.possible_loss = sumDecimals(trades.map(possibleLossOf));
 }
 
+/**
+ * Deletes a key of a store record only when it is there: a valtio proxy announces every `delete`, even of a
+ * missing key, to everything that reads the record (every row reads processing_by_uuid and
+ * ui_status_since_by_uuid).
+ */
+function removeKey(record: Record<string, unknown>, key: string): void {
+  if (key in record) delete record[key];
+}
+
 function noteUiStatus(
   trade: Pick<Trade, 'trade_uuid' | 'trade_ui_status'>,
   previous: string | null | undefined,
 ) {
   const since = tradesStore.ui_status_since_by_uuid;
   if (!trade.trade_ui_status) {
-    // Only when present: a proxy announces every delete, and every row listens to this record.
-    if (trade.trade_uuid in since) delete since[trade.trade_uuid];
+    removeKey(since, trade.trade_uuid);
   } else if (trade.trade_ui_status !== previous || since[trade.trade_uuid] === undefined) {
     since[trade.trade_uuid] = Date.now();
   }
@@ -122,15 +130,15 @@ export function setOpenTrades(trades: readonly OpenTradeInput[]): void {
 function forgetTrade(tradeUuid: string): void {
   const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
   if (!trade) return;
-  delete tradesStore.trade_by_uuid_dict[tradeUuid];
+  removeKey(tradesStore.trade_by_uuid_dict, tradeUuid);
   const symbolUuid = trade.symbol.symbol_uuid;
   const others = (tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] ?? []).filter(
     (uuid) => uuid !== tradeUuid,
   );
   if (others.length > 0) tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] = others;
-  else delete tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid];
-  delete tradesStore.processing_by_uuid[tradeUuid];
-  delete tradesStore.ui_status_since_by_uuid[tradeUuid];
+  else removeKey(tradesStore.trade_uuid_by_symbol_uuid_dict, symbolUuid);
+  removeKey(tradesStore.processing_by_uuid, tradeUuid);
+  removeKey(tradesStore.ui_status_since_by_uuid, tradeUuid);
 }
 
 /** Removes a trade that is no longer open (closed by this SPA, by the server, or by the exchange). */
@@ -181,12 +189,12 @@ export function clearTradeUiStatus(tradeUuid: string): void {
   if (!trade) return;
   trade.trade_status = TradeStatus.OPEN;
   trade.trade_ui_status = null;
-  delete tradesStore.ui_status_since_by_uuid[tradeUuid];
+  removeKey(tradesStore.ui_status_since_by_uuid, tradeUuid);
 }
 
 export function setTradeProcessing(tradeUuid: string, isProcessing: boolean): void {
   if (isProcessing) tradesStore.processing_by_uuid[tradeUuid] = true;
-  else delete tradesStore.processing_by_uuid[tradeUuid];
+  else removeKey(tradesStore.processing_by_uuid, tradeUuid);
 }
 
 const NO_TRADES: readonly string[] = [];
@@ -245,12 +253,12 @@ export async function loadTradeDetail(tradeUuid: string): Promise<void> {
   tradesStore.detail_loading_by_uuid[tradeUuid] = true;
   try {
     tradesStore.trade_trend_data[tradeUuid] = await getTradeTrendByUuid(tradeUuid);
-    delete tradesStore.detail_error_by_uuid[tradeUuid];
+    removeKey(tradesStore.detail_error_by_uuid, tradeUuid);
   } catch (error) {
     console.error(error);
     tradesStore.detail_error_by_uuid[tradeUuid] = errorText(error);
   } finally {
-    delete tradesStore.detail_loading_by_uuid[tradeUuid];
+    removeKey(tradesStore.detail_loading_by_uuid, tradeUuid);
   }
 }
 
