@@ -20,9 +20,15 @@ declare module 'fastify' {
   }
 }
 
-/** The HTTP answer for an exchange failure: 400 with the catalogue text when refused, 502 for transport. */
+/** The HTTP answer for an exchange failure: 400 with the catalogue text when refused, 502 otherwise. */
 export function exchangeHttpError(error: ExchangeError): HttpError {
-  const refused = error.failure === ExchangeFailure.EXCHANGE && error.code !== undefined;
+  // A refusal is the exchange's answer to this request (a code, HTTP 4xx): the trader's request cannot be
+  // carried out, 400. No answer, an unreadable one, or the exchange failing (HTTP 5xx, even with a code such
+  // as -1001) is a bad gateway, 502.
+  const refused =
+    error.failure === ExchangeFailure.EXCHANGE &&
+    error.code !== undefined &&
+    (error.status === undefined || error.status < 500);
   return new HttpError(refused ? 400 : 502, error.message);
 }
 

@@ -113,6 +113,20 @@ describe('server-mode open outcomes', () => {
     expect(refused.response.json()).toEqual({ detail: 'setLeverage: fetch failed' });
     expect(refused.rows).toEqual([]);
 
+    // The exchange failing (HTTP 5xx, though its body carries a code) is a bad gateway; a refusal is a 400.
+    openPosition.mockRejectedValueOnce(
+      new ExchangeError('setLeverage', ExchangeFailure.EXCHANGE, 'Service Unavailable.', -1001, 503),
+    );
+    const failing = await create();
+    expect(failing.response.statusCode).toBe(502);
+    expect(failing.rows).toEqual([]);
+    openPosition.mockRejectedValueOnce(
+      new ExchangeError('setLeverage', ExchangeFailure.EXCHANGE, 'Leverage 200 is not valid', -4028, 400),
+    );
+    const invalid = await create();
+    expect(invalid.response.statusCode).toBe(400);
+    expect(invalid.rows).toEqual([]);
+
     openPosition.mockRejectedValueOnce(new Error('boom'));
     const broken = await create();
     expect(broken.response.statusCode).toBe(500);
