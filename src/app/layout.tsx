@@ -1,4 +1,5 @@
-import { Outlet } from 'react-router-dom';
+import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Loader } from '../components/ui';
 import { authStore } from '../features/auth/auth-store';
@@ -19,6 +20,20 @@ import { useSession } from './use-session';
 import './layout.css';
 
 /**
+ * A new page starts at its top: the pages scroll inside <main>, which stays mounted across routes, so without
+ * this a page opened from the sidebar showed at the previous page's scroll position. Only the path counts: a
+ * modal's query parameter (?trade_detail_uuid…) keeps the page where it is.
+ */
+function useScrollToTopOnNewPage(): RefObject<HTMLElement | null> {
+  const main = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    if (main.current) main.current.scrollTop = 0;
+  }, [pathname]);
+  return main;
+}
+
+/**
  * The shell: sidebar, header, the page, footer, notifications and the auth dialogs; for a logged-in trader
  * also the websocket, the signal cards' clock and the 'Signal Trend Data' modal (?signal_detail_uuid).
  */
@@ -27,6 +42,7 @@ export function Layout() {
   useSession();
   useLiveEvents();
   usePageTitle();
+  const mainRef = useScrollToTopOnNewPage();
   const { is_init, user } = useSnapshot(authStore);
   useSignalTimers(user !== undefined);
   const { auth_dialog, is_sidebar_open } = useSnapshot(layoutStore);
@@ -36,7 +52,7 @@ export function Layout() {
       <div className="app-column">
         <Header />
         {/* The page scrolls inside <main>: focusable, so a keyboard can scroll a page without links. */}
-        <main className="app-main" id="main" tabIndex={0}>
+        <main ref={mainRef} className="app-main" id="main" tabIndex={0}>
           {is_init ? <Loader fill /> : <Outlet />}
         </main>
         <Footer />

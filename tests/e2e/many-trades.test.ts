@@ -1,6 +1,7 @@
 // /trading with more open trades than VIRTUAL_ROWS_FROM in a real browser against `npm start`: the table holds
 // only the rows near the screen, says how many rows it has (aria-rowcount), keeps its full height with spacer
-// rows, and a row scrolled to at the bottom is drawn with its live numbers and opens its details. The trades are
+// rows, and a row scrolled to at the bottom is drawn with its live numbers and opens its details; the next page
+// opened from the sidebar starts at its top. The trades are
 // client-mode records on real stored signals (POST /api/trade_client/create_trade/, as the SPA records an open),
 // so no position is opened: the page has no PIN and reconciles nothing.
 import type { Page } from 'playwright-core';
@@ -82,6 +83,26 @@ test(`${TRADES} open trades: only the rows near the screen are drawn, and scroll
   await expect.poll(() => new URL(page.url()).searchParams.get('trade_detail_uuid')).toBe(oldest);
   await page.getByRole('dialog').waitFor();
   await screenshot(page, 'many-trades/bottom-detail');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+  // Another page starts at its top (the pages scroll inside <main>, which stays across routes): from the
+  // dashboard scrolled down to the about page, both taller than the screen (the about page visited first, so
+  // its lazy chunk is there and it is drawn at once, without a short loader in between).
+  const main = page.locator('main');
+  const room = () => main.evaluate((element) => element.scrollHeight - element.clientHeight);
+  const nav = page.getByTestId('sidebar');
+  await nav.getByRole('link', { name: 'About' }).click();
+  await expect.poll(room, { timeout: 15_000 }).toBeGreaterThan(300);
+  await nav.getByRole('link', { name: 'Dashboard' }).click();
+  await page.waitForURL(/\/dashboard/);
+  await expect.poll(room, { timeout: 30_000 }).toBeGreaterThan(300);
+  await main.evaluate((element) => element.scrollTo(0, 300));
+  expect(await main.evaluate((element) => element.scrollTop)).toBe(300);
+  await nav.getByRole('link', { name: 'About' }).click();
+  await page.waitForURL(/\/about/);
+  expect(await room()).toBeGreaterThan(300);
+  expect(await main.evaluate((element) => element.scrollTop)).toBe(0);
   expect(errors).toEqual([]);
   await page.close();
 }, 300_000);
