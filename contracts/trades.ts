@@ -262,3 +262,31 @@ export const deleteTradeErrorsBody = z
   .object({ pin_code_by_platform_uuid: z.record(z.uuid(), pinCode).default({}) })
   .meta({ id: 'DeleteTradeErrorsBody' });
 export const deleteTradeErrorsAnswer = resultOf(z.object({ count: z.number().int().min(0) }));
+
+/**
+ * The sentences a failed server-mode open answers with (POST /trade_server/create_trade/, `detail`), around the
+ * exchange's failure ('<operation>: <text>'). The server builds them here and the SPA recognises them here to
+ * show them in the trader's language (src/lib/i18n.ts translateError).
+ */
+export const OpenFailureText = {
+  /** 502: the market order's outcome is unknown; the trade is kept as open_incomplete for Repair. */
+  orderUnconfirmed: (cause: string) =>
+    `The exchange did not confirm the market order (${cause}); the position may be open. ` +
+    'Repair error trades will reconcile it with the exchange',
+  /** 400: the stop was refused and the position closed again. */
+  stopRefused: (cause: string) =>
+    `The exchange refused the stop loss order (${cause}), so the position was closed again at once: ` +
+    'no trade is open',
+} as const;
+export type OpenFailureKind = keyof typeof OpenFailureText;
+
+/** The kind and the exchange's failure of an OpenFailureText sentence; undefined for any other text. */
+export function parseOpenFailureText(text: string): { kind: OpenFailureKind; cause: string } | undefined {
+  for (const kind of Object.keys(OpenFailureText) as OpenFailureKind[]) {
+    const [before, after] = OpenFailureText[kind]('\u0000').split('\u0000') as [string, string];
+    if (text.startsWith(before) && text.endsWith(after) && text.length > before.length + after.length) {
+      return { kind, cause: text.slice(before.length, text.length - after.length) };
+    }
+  }
+  return undefined;
+}

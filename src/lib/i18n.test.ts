@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { initTestI18n } from '../app/testing/i18n-test';
+import { OpenFailureText } from '../../contracts';
 import { ApiError, ApiErrorKind } from './api-client';
 import { translateError } from './i18n';
 
@@ -21,6 +22,20 @@ describe('translateError', () => {
     expect(translateError(new ApiError(ApiErrorKind.HTTP_ERROR, 'Something new', 418))).toBe('Something new');
     expect(translateError(new ApiError(ApiErrorKind.HTTP_ERROR, 'unknown error', 502))).toBe(
       'Невідома помилка',
+    );
+  });
+
+  test("a failed server-mode open: the server's sentence and the exchange's failure in it, both translated", () => {
+    const unconfirmed = OpenFailureText.orderUnconfirmed('placeMarketOrder: Timeout');
+    expect(translateError(new ApiError(ApiErrorKind.HTTP_ERROR, unconfirmed, 502))).toBe(
+      'Біржа не підтвердила ринковий ордер (Час очікування вичерпано); позиція може бути відкрита. ' +
+        '«Відновити» в налаштуваннях торгівлі узгодить її з біржею.',
+    );
+    // An exchange text the catalogue does not know stays as the exchange sent it.
+    const refused = OpenFailureText.stopRefused('placeStopOrder: Order would immediately trigger.');
+    expect(translateError(new ApiError(ApiErrorKind.HTTP_ERROR, refused, 400))).toBe(
+      'Біржа відхилила ордер стоп-лосу (Order would immediately trigger.), тож позицію одразу закрито знову: ' +
+        'жодну угоду не відкрито',
     );
   });
 

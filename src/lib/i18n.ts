@@ -10,6 +10,7 @@ import {
   LOCALE_RETRY_DELAY_MS,
   type Language,
 } from '../config/constants';
+import { parseOpenFailureText } from '../../contracts';
 import { StorageKey } from '../config/storage-keys';
 import { ApiError, ApiErrorKind } from './api-client';
 import { EXCHANGE_ERROR_CATALOGUE } from './exchange-errors';
@@ -66,6 +67,15 @@ export function translateError(error: unknown): string {
     const catalogue = typeof known === 'object' && known !== null ? (known as Record<string, unknown>) : {};
     const whole = catalogue[error.message];
     if (typeof whole === 'string') return whole;
+    // A failed server-mode open: its sentence around the exchange's failure, both translated.
+    const openFailure = parseOpenFailureText(error.message);
+    if (openFailure) {
+      // Without the operation's name, as an exchange failure is shown anywhere else.
+      const cause = /^\w+: (.+)$/s.exec(openFailure.cause)?.[1] ?? openFailure.cause;
+      return i18n.t(`server_open_failure.${openFailure.kind}`, {
+        cause: translateExchangeText(cause) ?? cause,
+      });
+    }
     // Validation details name the field first: 'user_email: Incorrect email'.
     const field = /^([\w.]+): (.+)$/s.exec(error.message);
     const message = field?.[2] !== undefined ? catalogue[field[2]] : undefined;

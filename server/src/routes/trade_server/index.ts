@@ -4,6 +4,7 @@
 // never open a second position; what the exchange answered decides what is kept (docs/decisions.md "Trading").
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  OpenFailureText,
   TradeError,
   TradeStatus,
   TradeTokenMessage,
@@ -148,19 +149,11 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
         trade_stop_order_id: error.partial.trade_stop_order_id ?? null,
         trade_stop_price: error.partial.trade_stop_price ?? null,
       });
-      return new HttpError(
-        502,
-        `The exchange did not confirm the market order (${error.cause.message}); the position may be open. ` +
-          'Repair error trades will reconcile it with the exchange',
-      );
+      return new HttpError(502, OpenFailureText.orderUnconfirmed(error.cause.message));
     }
     await deleteTrade(app.db, tradeUuid);
     if (error instanceof TradeOpenError) {
-      return new HttpError(
-        400,
-        `The exchange refused the stop loss order (${error.cause.message}), so the position was closed ` +
-          'again at once: no trade is open',
-      );
+      return new HttpError(400, OpenFailureText.stopRefused(error.cause.message));
     }
     if (error instanceof ExchangeError) return exchangeHttpError(error);
     return error instanceof Error ? error : new Error(String(error));
