@@ -23,7 +23,7 @@ import {
 import { insertTrade, tradeOrigin } from '../../server/src/services/trades';
 
 const PIN = '24680';
-const PAIRS = ['ETHUSDT', 'SOLUSDT', 'XRPUSDT', 'LINKUSDT', 'ADAUSDT'];
+const PAIRS = ['ETHUSDT', 'SOLUSDT', 'XRPUSDT', 'LINKUSDT', 'ADAUSDT', 'BNBUSDT', 'DOGEUSDT'];
 let exchange: PaperExchangeHandle;
 let t: TestApp;
 let trader: Awaited<ReturnType<typeof signUpAndLogIn>>;
@@ -94,10 +94,14 @@ async function symbolOf(pair: string) {
 
 /**
  * The state a server killed mid-open leaves: the create route's 'opening' row, stored before the exchange calls
- * (long enough ago that no open of this process can still be running it), and, when `filled`, the market order
- * openPosition sent under the signal's `sdo…` id.
+ * (`ageMs` ago: by default long enough that no open can still be running it), and, when `filled`, the market
+ * order openPosition sent under the signal's `sdo…` id.
  */
-async function interruptedOpen(pair: string, price: string, { filled = true } = {}) {
+async function interruptedOpen(
+  pair: string,
+  price: string,
+  { filled = true, ageMs = STALE_OPENING_MS + 60_000 } = {},
+) {
   exchange.admin.setPrice(pair, price);
   const signal = await insertTestSignal(t.db, { platform_uuid: PAPER_PLATFORM_UUID, symbol_pair: pair });
   const origin = await tradeOrigin(t.db, signal.signal_uuid, TEST_TRADE_SETTINGS.trade_leverage);
@@ -108,7 +112,7 @@ async function interruptedOpen(pair: string, price: string, { filled = true } = 
     settings: TEST_TRADE_SETTINGS,
     trade_in_server_side: 1,
     opening_order_id: ids.open,
-    now: new Date(t.clock.now() - STALE_OPENING_MS - 60_000),
+    now: new Date(t.clock.now() - ageMs),
   });
   const symbol = await symbolOf(pair);
   const quantity = orderQuantity({
@@ -289,5 +293,52 @@ describe('a position closed by hand on the exchange while the server was down', 
       message: { trade_update_calculated: { trade_status: TradeStatus.MANUAL_CLOSE } },
     });
     expect(await stopsOn('LINKUSDT')).toEqual([]);
+  });
+});
+
+describe('the signal card traded again after its open died', () => {
+  const create = (signalUuid: string) =>
+    call('POST', '/api/trade_server/create_trade/', {
+      signal_uuid: signalUuid,
+      ...TEST_TRADE_SETTINGS,
+      pin_code: PIN,
+    });
+
+  it('a filled market order becomes the trade at once, with its stop; no second position', async () => {
+    const { row, ids, quantity, stop } = await interruptedOpen('BNBUSDT', '600');
+    const again = await create(row.signal_uuid);
+    expect(again.statusCode, again.body).toBe(201);
+    const { trigger } = await stop();
+    expect(again.json().result).toMatchObject({
+      trade_uuid: row.trade_uuid,
+      trade_status: TradeStatus.OPEN,
+      trade_quantity: quantity,
+      trade_stop_order_id: ids.stop,
+      trade_stop_price: trigger,
+      trade_error: null,
+    });
+    expect(await positionOf('BNBUSDT')).toBe(Number(quantity));
+    expect(await stopsOn('BNBUSDT')).toHaveLength(1);
+    expect(await listed(row.trade_uuid)).toBeDefined();
+    const twice = await create(row.signal_uuid);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toEqual({ detail: 'A trade for this signal already exists' });
+  });
+
+  it('an open that never reached the exchange is made afresh; one stored moments ago is left alone', async () => {
+    const unsent = await interruptedOpen('DOGEUSDT', '0.2', { filled: false });
+    const fresh = await create(unsent.row.signal_uuid);
+    expect(fresh.statusCode, fresh.body).toBe(201);
+    const trade = fresh.json().result as Trade;
+    expect(trade.trade_uuid).not.toBe(unsent.row.trade_uuid);
+    expect(await positionOf('DOGEUSDT')).toBe(Number(trade.trade_quantity));
+    expect(await stopsOn('DOGEUSDT')).toHaveLength(1);
+
+    // Stored 5 s ago: it may still be running (in this process or another instance), so it is not touched.
+    const running = await interruptedOpen('DOGEUSDT', '0.2', { filled: false, ageMs: 5_000 });
+    const refused = await create(running.row.signal_uuid);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toMatch(/^An earlier open of this signal is still under way/);
+    expect(await positionOf('DOGEUSDT')).toBe(Number(trade.trade_quantity));
   });
 });

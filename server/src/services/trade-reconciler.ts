@@ -118,6 +118,37 @@ export class TradeReconciler {
     return count;
   }
 
+  /** An open that is no longer running anywhere: still 'opening' STALE_OPENING_MS after it was stored. */
+  isDeadOpen(row: TradeRow): boolean {
+    return (
+      row.trade_phase === OPENING_PHASE &&
+      row.trade_status === TradeStatus.OPEN &&
+      row.trade_create_timestamp.getTime() < this.options.clock() - STALE_OPENING_MS
+    );
+  }
+
+  /**
+   * The trader asks again for a signal whose earlier server-mode open died (isDeadOpen): completes it now, as
+   * Repair would (its market order decides; a filled one gets its stop), instead of waiting for the next
+   * reconciliation. Answers the trade when it is now open and listed, 'gone' when the dead open never reached
+   * the exchange (its row is deleted, so the signal can be traded afresh), 'unsettled' otherwise (another
+   * instance holds it, or the exchange could not tell).
+   */
+  async settleDeadOpen(
+    found: TradeWithSymbol,
+    client: ExchangeClient,
+  ): Promise<{ state: 'open'; row: TradeRow } | { state: 'gone' | 'unsettled' }> {
+    await this.check([found], client, { mode: 'repair' });
+    const [row] = await this.options.db
+      .select()
+      .from(trades)
+      .where(eq(trades.trade_uuid, found.trade.trade_uuid));
+    if (!row) return { state: 'gone' };
+    return row.trade_status === TradeStatus.OPEN && isListable(row)
+      ? { state: 'open', row }
+      : { state: 'unsettled' };
+  }
+
   /** Open trades with trade_error set, plus 'opening' rows older than STALE_OPENING_MS. */
   async errorTrades(userUuid: string): Promise<TradeWithSymbol[]> {
     const staleBefore = new Date(this.options.clock() - STALE_OPENING_MS);

@@ -31,6 +31,10 @@ export interface TradeWithSymbol {
 export const TRADE_NOT_FOUND = 'Trade not found';
 export const DUPLICATE_TRADE = 'A trade for this signal already exists';
 export const TRADE_ALREADY_CLOSED = 'Trade is already closed';
+/** A create for a signal whose open is still under way (or died less than STALE_OPENING_MS ago). */
+export const TRADE_STILL_OPENING =
+  'An earlier open of this signal is still under way. If the server was restarted meanwhile, it is completed ' +
+  'within about a minute';
 /** trade_phase while the server's exchange calls of a server-mode open run. */
 export const OPENING_PHASE = 'opening';
 export const READY_PHASE = 'ready';
@@ -198,13 +202,23 @@ function isUniqueViolation(error: unknown): boolean {
   return codeOf(error) === '23505' || codeOf((error as { cause?: unknown } | undefined)?.cause) === '23505';
 }
 
+/** The user's trade for the signal, if any (one per user and signal: a unique index). */
+export async function tradeForSignal(
+  db: Database,
+  userUuid: string,
+  signalUuid: string,
+): Promise<TradeWithSymbol | undefined> {
+  const [found] = await db
+    .select({ trade: trades, symbol: symbols })
+    .from(trades)
+    .innerJoin(symbols, eq(symbols.symbol_uuid, trades.symbol_uuid))
+    .where(and(eq(trades.user_uuid, userUuid), eq(trades.signal_uuid, signalUuid)));
+  return found;
+}
+
 /** 409 when the user already has a trade for the signal (checked again by the unique index on insert). */
 export async function assertNoTradeForSignal(db: Database, userUuid: string, signalUuid: string) {
-  const [existing] = await db
-    .select({ trade_uuid: trades.trade_uuid })
-    .from(trades)
-    .where(and(eq(trades.user_uuid, userUuid), eq(trades.signal_uuid, signalUuid)));
-  if (existing) throw new HttpError(409, DUPLICATE_TRADE);
+  if (await tradeForSignal(db, userUuid, signalUuid)) throw new HttpError(409, DUPLICATE_TRADE);
 }
 
 export interface NewTrade {

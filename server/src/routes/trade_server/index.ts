@@ -32,11 +32,14 @@ import { WrongPinError, touchTradeToken } from '../../services/trade-tokens';
 import {
   READY_PHASE,
   TRADE_ALREADY_CLOSED,
-  assertNoTradeForSignal,
+  DUPLICATE_TRADE,
+  OPENING_PHASE,
+  TRADE_STILL_OPENING,
   calculatedOf,
   deleteTrade,
   insertTrade,
   toWireTrade,
+  tradeForSignal,
   tradeOrigin,
   updateTrade,
   userTradeOr404,
@@ -84,8 +87,25 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       const userUuid = request.userUuid;
       const origin = await tradeOrigin(app.db, body.signal_uuid, body.trade_leverage);
-      await assertNoTradeForSignal(app.db, userUuid, body.signal_uuid);
+      const earlier = await tradeForSignal(app.db, userUuid, body.signal_uuid);
+      if (earlier && !desk.reconciler.isDeadOpen(earlier.trade)) {
+        throw new HttpError(
+          409,
+          earlier.trade.trade_phase === OPENING_PHASE ? TRADE_STILL_OPENING : DUPLICATE_TRADE,
+        );
+      }
       const { client, tokenUuid } = await clientFor(userUuid, origin.platform.platform_uuid, body.pin_code);
+      if (earlier) {
+        // The earlier open of this signal died (a restart in the middle): settled now, not by the next
+        // reconciliation. Its position, when it has one, is this trade; otherwise the signal is opened afresh.
+        const settled = await desk.reconciler.settleDeadOpen(earlier, client);
+        if (settled.state === 'unsettled') throw new HttpError(409, TRADE_STILL_OPENING);
+        if (settled.state === 'open') {
+          const live = desk.monitor.calculated(settled.row.trade_uuid);
+          reply.status(201);
+          return { result: toWireTrade(settled.row, origin.symbol, live) };
+        }
+      }
       const row = await insertTrade(app.db, {
         user_uuid: userUuid,
         origin,
