@@ -30,7 +30,7 @@ import {
   startServerProcess,
   type ServerProcess,
 } from '../spa/harness';
-import { clientTradeBody } from '../../tests/e2e/trade-records';
+import { clientTradeBodyOf } from '../../tests/e2e/trade-records';
 import { constantRate } from './constant-rate';
 import { monotonicMicros, profileSummary, type CpuProfile } from '../spa/profile';
 import type { Signal, Trade } from '../../contracts';
@@ -86,7 +86,7 @@ async function main() {
         'POST',
         'trade_client/create_trade/',
         user.authorization,
-        clientTradeBody(signal),
+        clientTradeBodyOf(signal),
       );
     }
     const url = `${server.baseUrl}/api/trade/get_trades/open/`;

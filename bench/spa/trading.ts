@@ -48,6 +48,7 @@ import { initTradeCore } from '../../server/src/lib/trade-core';
 import { PAPER_PLATFORM_UUID } from '../../server/src/services/platforms';
 import { insertTestSignal } from '../../server/src/services/testing';
 import type { Trade } from '../../contracts';
+import { clientTradeBody } from '../../tests/e2e/trade-records';
 import { launchBrowser, loadAverage, ms, percentile, prepareSpa, printTable, signUp } from './harness';
 import { profileSummary, type CpuProfile } from './profile';
 
@@ -339,27 +340,17 @@ async function main() {
         price: mark.toFixed(precision.symbol_price_precision),
         accuracy: 0.7,
       });
-      const key = signal.signal_uuid.replace(/-/g, '');
-      const stop = direction === 'BUY' ? mark * 0.99 : mark * 1.01;
       const response = await app.inject({
         method: 'POST',
         url: '/api/trade_client/create_trade/',
         headers,
-        payload: {
+        payload: clientTradeBody({
           signal_uuid: signal.signal_uuid,
-          trade_margin: 10,
-          trade_leverage: 10,
-          trade_stop_loss_percent: 10,
-          trade_take_profit_percent: 5,
-          trade_treiling_stop_percent: 3,
-          trade_quantity: Math.max(10 ** -precision.symbol_quantity_precision, 100 / mark).toFixed(
-            precision.symbol_quantity_precision,
-          ),
-          trade_open_price: mark.toFixed(precision.symbol_price_precision),
-          trade_order_id: `sdo${key}`,
-          trade_stop_order_id: `sds${key}`,
-          trade_stop_price: stop.toFixed(precision.symbol_price_precision),
-        },
+          price: mark.toFixed(precision.symbol_price_precision),
+          direction,
+          pricePrecision: precision.symbol_price_precision,
+          quantityPrecision: precision.symbol_quantity_precision,
+        }),
       });
       if (response.statusCode !== 201) throw new Error(`create_trade: ${response.body}`);
     }

@@ -9,7 +9,7 @@ import { expect, test } from 'vitest';
 import type { Signal, Trade } from '../../contracts';
 import { VIRTUAL_ROWS_FROM } from '../../src/config/constants';
 import { screenshot, setupE2e, signUp } from './harness';
-import { clientTradeBody } from './trade-records';
+import { clientTradeBodyOf } from './trade-records';
 import { apiGet, apiPost, openTrades } from './trading-helpers';
 
 const TRADES = VIRTUAL_ROWS_FROM + 30;
@@ -26,7 +26,7 @@ async function recordTrades(page: Page, count: number): Promise<void> {
     );
     if (signal_list.length === 0) throw new Error(`only ${made} stored signals to trade; ${count} needed`);
     for (const signal of signal_list) {
-      await apiPost(page, 'trade_client/create_trade/', clientTradeBody(signal));
+      await apiPost(page, 'trade_client/create_trade/', clientTradeBodyOf(signal));
       made += 1;
     }
   }
