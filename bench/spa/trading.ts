@@ -158,6 +158,8 @@ function traceEventsOf(buffer: Buffer, keep: (event: TraceEvent) => boolean): Tr
 /** What the page records through the window (performance.now() times). */
 interface Collected {
   longTasks: number[];
+  /** When each long task started (performance.now()). */
+  longTaskStarts: number[];
   events: {
     name: string;
     duration: number;
@@ -177,7 +179,14 @@ interface Collected {
 
 /** Installed in the page at the start of the window: long tasks, Event Timing, Long Animation Frames. */
 function observe(): void {
-  const bench: Collected = { longTasks: [], events: [], frames: [], clicks: [], modal: [] };
+  const bench: Collected = {
+    longTasks: [],
+    longTaskStarts: [],
+    events: [],
+    frames: [],
+    clicks: [],
+    modal: [],
+  };
   performance.mark('bench-start');
   (window as unknown as { __bench: Collected }).__bench = bench;
   // The clicks (their event time) and the modal's phases: shown (mounted, not closing), closing (its
@@ -191,7 +200,10 @@ function observe(): void {
     phase = now;
   }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) bench.longTasks.push(entry.duration);
+    for (const entry of list.getEntries()) {
+      bench.longTasks.push(entry.duration);
+      bench.longTaskStarts.push(entry.startTime);
+    }
   }).observe({ type: 'longtask' });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries() as PerformanceEventTiming[]) {
@@ -500,6 +512,15 @@ async function main() {
     const prices = frames.get('symbol_price_base_from_core') ?? 0;
     const updates = frames.get('trade_updated_response_from_core') ?? 0;
     const longTasks = collected.longTasks;
+    // Where each long task fell: after which click (odd clicks open the modal, even ones close it).
+    const longTaskPlaces = collected.longTaskStarts.map((start, index) => {
+      const click = collected.clicks.findLastIndex((at) => at <= start);
+      const after =
+        click < 0
+          ? 'before the first click'
+          : `${(start - collected.clicks[click]!).toFixed(0)} ms after click ${click + 1} (${click % 2 === 0 ? 'open' : 'close'})`;
+      return `${ms(collected.longTasks[index]!, 0)} ${after}`;
+    });
     const taskP95 = percentile(tasks, 95);
     const interactionP95 = percentile(padded, 95);
     const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
@@ -554,6 +575,8 @@ async function main() {
         verdict(modalP95 < TARGET_INTERACTION_MS),
       ],
     ]);
+
+    if (longTaskPlaces.length > 0) console.log(`long tasks: ${longTaskPlaces.join('; ')}`);
 
     // Where the time goes.
     const busy = tasks.reduce((a, b) => a + b, 0);

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { useLayoutEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Loader } from '../components/ui';
@@ -22,16 +22,19 @@ import './layout.css';
 /**
  * A new page starts at its top: the pages scroll inside <main>, which stays mounted across routes, so without
  * this a page opened from the sidebar showed at the previous page's scroll position. Only the path counts: a
- * modal's query parameter (?trade_detail_uuid…) keeps the page where it is.
+ * modal's query parameter (?trade_detail_uuid…) keeps the page where it is. A component of its own, so a
+ * change of the address re-renders it alone, not the shell (a detail modal opens on every row click).
  */
-function useScrollToTopOnNewPage(): RefObject<HTMLElement | null> {
-  const main = useRef<HTMLElement>(null);
+function NewPageAtTop() {
   const { pathname } = useLocation();
   useLayoutEffect(() => {
-    if (main.current) main.current.scrollTop = 0;
+    const main = document.getElementById(MAIN_ID);
+    if (main) main.scrollTop = 0;
   }, [pathname]);
-  return main;
+  return null;
 }
+
+const MAIN_ID = 'main';
 
 /**
  * The shell: sidebar, header, the page, footer, notifications and the auth dialogs; for a logged-in trader
@@ -42,7 +45,6 @@ export function Layout() {
   useSession();
   useLiveEvents();
   usePageTitle();
-  const mainRef = useScrollToTopOnNewPage();
   const { is_init, user } = useSnapshot(authStore);
   useSignalTimers(user !== undefined);
   const { auth_dialog, is_sidebar_open } = useSnapshot(layoutStore);
@@ -52,7 +54,8 @@ export function Layout() {
       <div className="app-column">
         <Header />
         {/* The page scrolls inside <main>: focusable, so a keyboard can scroll a page without links. */}
-        <main ref={mainRef} className="app-main" id="main" tabIndex={0}>
+        <main className="app-main" id={MAIN_ID} tabIndex={0}>
+          <NewPageAtTop />
           {is_init ? <Loader fill /> : <Outlet />}
         </main>
         <Footer />

@@ -4,11 +4,14 @@ import { Loader, Modal, ModalSize } from '../../../components/ui';
 import { loadSignalDetail } from '../signals-store';
 import { SIGNAL_DETAIL_PARAM } from './signal-card';
 import './signals.css';
+import { usePreloadWhenIdle } from '../../../lib/preload-when-idle';
 import { useDetailParam } from '../../../lib/use-detail-param';
 
-// The body draws a nivo chart: loaded when the modal first opens, never in the initial bundle.
+// The body draws a nivo chart: never in the initial bundle; loaded when the page is idle (or when the modal
+// first opens, if that comes first).
+const loadSignalTrendContent = () => import('./signal-trend-content');
 const SignalTrendContent = lazy(() =>
-  import('./signal-trend-content').then((module) => ({ default: module.SignalTrendContent })),
+  loadSignalTrendContent().then((module) => ({ default: module.SignalTrendContent })),
 );
 
 /**
@@ -17,6 +20,7 @@ const SignalTrendContent = lazy(() =>
  */
 export function SignalTrendModal() {
   const { t } = useTranslation();
+  usePreloadWhenIdle(loadSignalTrendContent);
   const { value: signalUuid, close } = useDetailParam(SIGNAL_DETAIL_PARAM);
   // The last uuid stays shown while the modal plays its closing state.
   const [shownUuid, setShownUuid] = useState(signalUuid);

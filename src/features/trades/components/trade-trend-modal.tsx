@@ -4,11 +4,14 @@ import { Loader, Modal, ModalSize } from '../../../components/ui';
 import { loadTradeDetail } from '../trades-store';
 import { TRADE_DETAIL_PARAM } from './open-trades-table';
 import './trades.css';
+import { usePreloadWhenIdle } from '../../../lib/preload-when-idle';
 import { useDetailParam } from '../../../lib/use-detail-param';
 
-// The body draws the shared nivo price chart: loaded when the modal first opens, never in the initial bundle.
+// The body draws the shared nivo price chart: never in the initial bundle; loaded when the page is idle (or when
+// the modal first opens, if that comes first).
+const loadTradeTrendContent = () => import('./trade-trend-content');
 const TradeTrendContent = lazy(() =>
-  import('./trade-trend-content').then((module) => ({ default: module.TradeTrendContent })),
+  loadTradeTrendContent().then((module) => ({ default: module.TradeTrendContent })),
 );
 
 /**
@@ -17,6 +20,7 @@ const TradeTrendContent = lazy(() =>
  */
 export function TradeTrendModal() {
   const { t } = useTranslation();
+  usePreloadWhenIdle(loadTradeTrendContent);
   const { value: tradeUuid, close } = useDetailParam(TRADE_DETAIL_PARAM);
   // The last uuid stays shown while the modal plays its closing state.
   const [shownUuid, setShownUuid] = useState(tradeUuid);
