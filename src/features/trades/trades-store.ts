@@ -19,6 +19,8 @@ interface TradesState {
    * open trades on one symbol and every one of them is recomputed on that symbol's price).
    */
   trade_uuid_by_symbol_uuid_dict: Record<string, string[]>;
+  /** How many trades trade_by_uuid_dict holds (the title and the table heading read this, not its keys). */
+  open_trade_count: number;
   /** Sum of trade_pnl_current over the open trades, USDT, exact. */
   current_pnl: string;
   /** Sum of trade_margin × trade_treiling_stop_percent_current × 0.01 over the open trades, USDT, exact. */
@@ -40,6 +42,7 @@ function initialState(): TradesState {
   return {
     trade_by_uuid_dict: {},
     trade_uuid_by_symbol_uuid_dict: {},
+    open_trade_count: 0,
     current_pnl: '0',
     possible_loss: '0',
     is_loaded: false,
@@ -124,6 +127,7 @@ export function setOpenTrades(trades: readonly OpenTradeInput[]): void {
     noteUiStatus(trade, previousUiStatus);
   }
   tradesStore.trade_uuid_by_symbol_uuid_dict = bySymbol;
+  tradesStore.open_trade_count = Object.keys(dict).length;
   recomputeTotals();
 }
 
@@ -131,6 +135,7 @@ function forgetTrade(tradeUuid: string): void {
   const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
   if (!trade) return;
   removeKey(tradesStore.trade_by_uuid_dict, tradeUuid);
+  tradesStore.open_trade_count -= 1;
   const symbolUuid = trade.symbol.symbol_uuid;
   const others = (tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] ?? []).filter(
     (uuid) => uuid !== tradeUuid,
@@ -204,9 +209,9 @@ export function findOpenTradeUuidsBySymbol(symbolUuid: string): readonly string[
   return tradesStore.trade_uuid_by_symbol_uuid_dict[symbolUuid] ?? NO_TRADES;
 }
 
-/** Count of open trades, for the page title (SPEC.md §1). */
-export function countOpenTrades(state: Pick<TradesState, 'trade_by_uuid_dict'>): number {
-  return Object.keys(state.trade_by_uuid_dict).length;
+/** Count of open trades, for the page title (SPEC.md §1) and the table's heading. */
+export function countOpenTrades(state: Pick<TradesState, 'open_trade_count'>): number {
+  return state.open_trade_count;
 }
 
 // The one pending re-read of the open trades; a timer, so not store state (DESIGN.md).
