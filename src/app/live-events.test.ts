@@ -163,38 +163,40 @@ describe('recompute requests in flight', () => {
       message: { trade_uuid: trade.trade_uuid, trade_update_calculated: makeCalculated(trade) },
     }) as const;
 
-  test('a trade is asked for again only once answered, or after RECOMPUTE_WAIT_MS without an answer', () => {
+  /** One open trade, an open socket and fake timers; `priceAfter(ms)` routes a price that much later. */
+  function oneOpenTrade() {
     vi.useFakeTimers();
     const trade = makeTrade({ trade_uuid: TRADE_UUID });
     setOpenTrades([trade]);
     const client = fakeClient(true);
-    routeServerEvent(price(), client);
-    vi.advanceTimersByTime(RECOMPUTE_MIN_INTERVAL_MS);
-    routeServerEvent(price(), client);
+    const priceAfter = (ms: number) => {
+      vi.advanceTimersByTime(ms);
+      routeServerEvent(price(), client);
+    };
+    return { trade, client, priceAfter };
+  }
+
+  test('a trade is asked for again only once answered, or after RECOMPUTE_WAIT_MS without an answer', () => {
+    const { trade, client, priceAfter } = oneOpenTrade();
+    priceAfter(0);
+    priceAfter(RECOMPUTE_MIN_INTERVAL_MS);
     expect(client.send).toHaveBeenCalledTimes(1);
     routeServerEvent(answer(trade), client);
-    routeServerEvent(price(), client);
+    priceAfter(0);
     expect(client.send).toHaveBeenCalledTimes(2);
-    vi.advanceTimersByTime(RECOMPUTE_WAIT_MS - 1);
-    routeServerEvent(price(), client);
+    priceAfter(RECOMPUTE_WAIT_MS - 1);
     expect(client.send).toHaveBeenCalledTimes(2);
-    vi.advanceTimersByTime(1);
-    routeServerEvent(price(), client);
+    priceAfter(1);
     expect(client.send).toHaveBeenCalledTimes(3);
   });
 
   test('an answered trade is asked for at most once every RECOMPUTE_MIN_INTERVAL_MS', () => {
-    vi.useFakeTimers();
-    const trade = makeTrade({ trade_uuid: TRADE_UUID });
-    setOpenTrades([trade]);
-    const client = fakeClient(true);
-    routeServerEvent(price(), client);
+    const { trade, client, priceAfter } = oneOpenTrade();
+    priceAfter(0);
     routeServerEvent(answer(trade), client);
-    vi.advanceTimersByTime(RECOMPUTE_MIN_INTERVAL_MS - 1);
-    routeServerEvent(price(), client);
+    priceAfter(RECOMPUTE_MIN_INTERVAL_MS - 1);
     expect(client.send).toHaveBeenCalledTimes(1);
-    vi.advanceTimersByTime(1);
-    routeServerEvent(price(), client);
+    priceAfter(1);
     expect(client.send).toHaveBeenCalledTimes(2);
   });
 
