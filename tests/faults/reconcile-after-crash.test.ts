@@ -5,12 +5,14 @@
 // reached the exchange under the signal's ids; each such state is set up here exactly as the route leaves it.
 // The kill itself, of the real process, is tests/faults/process-kill.e2e.test.ts.
 import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TradeError, TradeStatus, tradeListAnswer, type ServerEvent, type Trade } from '../../contracts';
 import { startPaperExchange, type PaperExchangeHandle } from '../../paper-exchange/src/index';
 import { ExchangeClient } from '../../src/lib/exchange-client';
 import { clientOrderIds } from '../../src/lib/trade-flow';
 import { mulDecimals, orderQuantity, roundDecimal, stopPrice } from '../../server/src/lib/trade-core';
+import { trades } from '../../server/src/db/schema-trades';
 import { PAPER_PLATFORM_UUID } from '../../server/src/services/platforms';
 import { STALE_OPENING_MS } from '../../server/src/services/trade-reconciler';
 import {
@@ -327,6 +329,13 @@ describe('the signal card traded again after its open died', () => {
 
   it('an open that never reached the exchange is made afresh; one stored moments ago is left alone', async () => {
     const unsent = await interruptedOpen('DOGEUSDT', '0.2', { filled: false });
+    // The exchange failing while the dead open is looked up: a bad gateway, and the row is kept for later.
+    await exchange.admin.setFaults({ account: account.api_key, errorCount: 10 });
+    const failing = await create(unsent.row.signal_uuid);
+    expect(failing.statusCode, failing.body).toBe(502);
+    const kept = await t.db.select().from(trades).where(eq(trades.trade_uuid, unsent.row.trade_uuid));
+    expect(kept).toHaveLength(1);
+    await exchange.admin.clearFaults();
     const fresh = await create(unsent.row.signal_uuid);
     expect(fresh.statusCode, fresh.body).toBe(201);
     const trade = fresh.json().result as Trade;

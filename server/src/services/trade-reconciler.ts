@@ -131,22 +131,27 @@ export class TradeReconciler {
    * The trader asks again for a signal whose earlier server-mode open died (isDeadOpen): completes it now, as
    * Repair would (its market order decides; a filled one gets its stop), instead of waiting for the next
    * reconciliation. Answers the trade when it is now open and listed, 'gone' when the dead open never reached
-   * the exchange (its row is deleted, so the signal can be traded afresh), 'unsettled' otherwise (another
-   * instance holds it, or the exchange could not tell).
+   * the exchange (its row is deleted, so the signal can be traded afresh), 'closed' when its position was found
+   * closed (recorded; the signal is traded), 'unsettled' otherwise (another instance holds it). An exchange
+   * failure is answered as the route answers it (400 refused, 502 otherwise).
    */
   async settleDeadOpen(
     found: TradeWithSymbol,
     client: ExchangeClient,
-  ): Promise<{ state: 'open'; row: TradeRow } | { state: 'gone' | 'unsettled' }> {
-    await this.check([found], client, { mode: 'repair' });
+  ): Promise<{ state: 'open'; row: TradeRow } | { state: 'gone' | 'closed' | 'unsettled' }> {
+    try {
+      await this.check([found], client, { mode: 'repair' });
+    } catch (error) {
+      if (error instanceof ExchangeError) throw exchangeHttpError(error);
+      throw error;
+    }
     const [row] = await this.options.db
       .select()
       .from(trades)
       .where(eq(trades.trade_uuid, found.trade.trade_uuid));
     if (!row) return { state: 'gone' };
-    return row.trade_status === TradeStatus.OPEN && isListable(row)
-      ? { state: 'open', row }
-      : { state: 'unsettled' };
+    if (row.trade_status !== TradeStatus.OPEN) return { state: 'closed' };
+    return isListable(row) ? { state: 'open', row } : { state: 'unsettled' };
   }
 
   /** Open trades with trade_error set, plus 'opening' rows older than STALE_OPENING_MS. */

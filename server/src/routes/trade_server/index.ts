@@ -99,6 +99,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
         // The earlier open of this signal died (a restart in the middle): settled now, not by the next
         // reconciliation. Its position, when it has one, is this trade; otherwise the signal is opened afresh.
         const settled = await desk.reconciler.settleDeadOpen(earlier, client);
+        if (settled.state === 'closed') throw new HttpError(409, DUPLICATE_TRADE);
         if (settled.state === 'unsettled') throw new HttpError(409, TRADE_STILL_OPENING);
         if (settled.state === 'open') {
           const live = desk.monitor.calculated(settled.row.trade_uuid);
