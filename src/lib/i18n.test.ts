@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { initTestI18n } from '../app/testing/i18n-test';
 import { OpenFailureText } from '../../contracts';
 import { ApiError, ApiErrorKind } from './api-client';
-import { translateError } from './i18n';
+import i18n from 'i18next';
+import { formatDate, translateError } from './i18n';
 
 beforeAll(async () => {
   await initTestI18n('ua');
@@ -46,5 +47,21 @@ describe('translateError', () => {
     expect(translateError(new ApiError(ApiErrorKind.FETCH_ERROR, 'fetch failed'))).toBe(
       'Помилка мережі: сервер недоступний',
     );
+  });
+});
+
+describe('formatDate', () => {
+  test('follows a change of language (its formatters are kept per language)', async () => {
+    const at = Date.UTC(2026, 0, 15, 12, 0);
+    const ua = formatDate('weekday_day', at);
+    await i18n.changeLanguage('en');
+    try {
+      const en = formatDate('weekday_day', at);
+      expect(en).toMatch(/Jan/);
+      expect(ua).not.toBe(en);
+      expect(ua).toMatch(/січ/);
+    } finally {
+      await i18n.changeLanguage('ua');
+    }
   });
 });

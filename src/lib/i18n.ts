@@ -105,18 +105,44 @@ export function translateExchangeText(text: string): string | undefined {
   return undefined;
 }
 
+/** The app's date formats (Intl.DateTimeFormat options). */
+const DATE_FORMATS = {
+  /** Token created / last used, a trade's opening. */
+  date_time: { dateStyle: 'medium', timeStyle: 'short' },
+  /** Hours and minutes: chart axes. */
+  time_of_day: { hour: '2-digit', minute: '2-digit' },
+  /** The history's day. */
+  day: { dateStyle: 'medium' },
+  /** The analysis' day picker. */
+  weekday_day: { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+export type DateFormat = keyof typeof DATE_FORMATS;
+
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A date in the current language and one of the app's formats. Each formatter is made once per language and
+ * format: making one costs far more than formatting with it (a chart's axis formats every tick).
+ */
+export function formatDate(format: DateFormat, date: Date | number): string {
+  const language = htmlLang(i18n.language);
+  const key = `${language} ${format}`;
+  let formatter = dateFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(language, DATE_FORMATS[format]);
+    dateFormatters.set(key, formatter);
+  }
+  return formatter.format(date);
+}
+
 /** A date and time in the current language (token created / last used). */
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(htmlLang(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(
-    date,
-  );
+  return formatDate('date_time', date);
 }
 
 /** Hours and minutes of an epoch ms in the current language (chart axes). */
 export function formatTimeOfDay(epochMs: number): string {
-  return new Intl.DateTimeFormat(htmlLang(i18n.language), { hour: '2-digit', minute: '2-digit' }).format(
-    new Date(epochMs),
-  );
+  return formatDate('time_of_day', epochMs);
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { htmlLang } from '../../../lib/i18n';
+import { formatDate } from '../../../lib/i18n';
 
 export interface DayPickerProps {
   /** 'Start day' or 'End day': the group's name. */
@@ -35,15 +35,8 @@ export function DayPicker({
   isNextDisabled = false,
   testId,
 }: DayPickerProps) {
-  const { t, i18n } = useTranslation('insights');
-  const day = value
-    ? new Intl.DateTimeFormat(htmlLang(i18n.language), {
-        weekday: 'short',
-        day: 'numeric',
-        month: 'short',
-        year: 'numeric',
-      }).format(new Date(value))
-    : t('analysis.no_day');
+  const { t } = useTranslation('insights');
+  const day = value ? formatDate('weekday_day', new Date(value)) : t('analysis.no_day');
   return (
     <div className="day-picker" role="group" aria-label={label} data-testid={testId}>
       <span className="day-picker-label" aria-hidden="true">

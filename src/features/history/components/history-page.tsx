@@ -6,7 +6,7 @@ import { Loader } from '../../../components/ui';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
-import { formatDateTime, htmlLang } from '../../../lib/i18n';
+import { formatDate, formatDateTime } from '../../../lib/i18n';
 import { compareDecimals } from '../../../lib/trade-core';
 import { signTone, TradeDirection } from '../../trades/components/open-trades-table';
 import {
@@ -27,11 +27,9 @@ export function durationMinutes(trade: Pick<Trade, 'trade_create_timestamp' | 't
 }
 
 function DaySwitcher() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { date_range } = useSnapshot(historyStore);
-  const day = new Intl.DateTimeFormat(htmlLang(i18n.language), { dateStyle: 'medium' }).format(
-    new Date(date_range.start_date),
-  );
+  const day = formatDate('day', new Date(date_range.start_date));
   return (
     <div className="day-switcher" role="group" aria-label={t('history.day_switcher')}>
       <button
