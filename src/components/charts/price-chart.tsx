@@ -2,6 +2,8 @@
 // @nivo/line, so it is only ever loaded lazily (React.lazy), never in the initial bundle.
 import { ResponsiveLine, type LineSvgProps } from '@nivo/line';
 import { formatGrouped } from '../../lib/format';
+import { useAfterPaint } from '../../lib/use-after-paint';
+import { Loader } from '../ui';
 import { useChartTheme } from './use-chart-theme';
 import './charts.css';
 
@@ -61,6 +63,16 @@ export function PriceChart({
   height = 280,
 }: PriceChartProps) {
   const { theme, colours } = useChartTheme();
+  // A loader in the chart's place until the modal around it has been painted; the chart is drawn after that
+  // paint, in slices (lib/use-after-paint.ts), so the click that opened the modal is not held up by it.
+  const isPainted = useAfterPaint();
+  if (!isPainted) {
+    return (
+      <div className="price-chart" style={{ height }} data-testid="price-chart-pending">
+        <Loader fill />
+      </div>
+    );
+  }
   const series: Series[] = [{ id: seriesLabel, data: [...points] }];
   const priceMarkers = markers.filter((marker) => (marker.axis ?? 'y') === 'y');
   const values = [...points.map((point) => point.y), ...priceMarkers.map((marker) => marker.value)];

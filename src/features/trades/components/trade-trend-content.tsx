@@ -1,4 +1,4 @@
-import { useDeferredValue, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { SignalDirection } from '../../../../contracts';
@@ -18,10 +18,7 @@ import { signTone, TradeDirection } from './open-trades-table';
 export function TradeTrendContent({ tradeUuid }: { tradeUuid: string }) {
   const { t } = useTranslation();
   const { trade_trend_data, detail_loading_by_uuid, detail_error_by_uuid } = useSnapshot(tradesStore);
-  // The chart is drawn in a render of its own after the modal has been painted (first with the loader, even
-  // when the data is already here from an earlier opening): the click's own frame stays short, and React can
-  // yield to live updates while it draws (bench/spa/trading.ts: the click's next paint).
-  const trend = useDeferredValue(trade_trend_data[tradeUuid], undefined);
+  const trend = trade_trend_data[tradeUuid];
   const error = detail_error_by_uuid[tradeUuid];
 
   if (!trend) {
