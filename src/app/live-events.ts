@@ -122,9 +122,13 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
 /**
  * Frames are applied together, at most this often. With hundreds of open trades the server answers thousands
  * of recomputes a second; applied one task each, every frame would notify the stores and re-render on its own
- * (bench/spa/trading.ts measured the page falling behind). One batch is one store notification and one render.
+ * (bench/spa/trading.ts measured the page falling behind). One batch is one store notification and one render,
+ * and a store render is synchronous (useSyncExternalStore): it interrupts a transition in progress, which React
+ * then starts again. At 16 ms (60 renders a second) a modal's chart, drawn as a transition, could barely finish
+ * between two batches; 100 ms is still under what a trader can tell from at once, and the exchange's mark
+ * price comes once a second.
  */
-export const LIVE_BATCH_MS = 16;
+export const LIVE_BATCH_MS = 100;
 
 /** Collects events and routes them in arrival order, all in one task, LIVE_BATCH_MS after the first. */
 function createEventBatch(route: (event: ServerEvent) => void) {

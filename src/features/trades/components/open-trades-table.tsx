@@ -295,6 +295,13 @@ function VirtualTradeRows({
 
 /** The open-trades table of /trading (SPEC.md §2), newest first; a spinner until the first read. */
 export function OpenTradesTable() {
+  // The address changes with every opening and closing of a trade's details: this re-renders, the table
+  // (its function stable) does not.
+  const { open: openDetail } = useDetailParam(TRADE_DETAIL_PARAM);
+  return <TradesTable openDetail={openDetail} />;
+}
+
+const TradesTable = memo(function TradesTable({ openDetail }: { openDetail: (tradeUuid: string) => void }) {
   const { t } = useTranslation();
   // Tracks only the keys and creation times: a price update of a trade does not redraw the table.
   const { trade_by_uuid_dict, is_loaded } = useSnapshot(tradesStore);
@@ -303,7 +310,6 @@ export function OpenTradesTable() {
       trade_by_uuid_dict[a]?.trade_create_timestamp ?? '',
     ),
   );
-  const { open: openDetail } = useDetailParam(TRADE_DETAIL_PARAM);
 
   if (uuids.length === 0) {
     if (!is_loaded) return <Loader fill />;
@@ -362,4 +368,4 @@ export function OpenTradesTable() {
       </table>
     </div>
   );
-}
+});
