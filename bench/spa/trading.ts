@@ -25,14 +25,15 @@
 // - each click's latency from Event Timing (durationThreshold 16; the longest entry of its interactionId: the
 //   time to the next paint, what INP measures); a click with no entry took under 16 ms and counts as 16 ms;
 // - each click's visible effect: the time from the click's event to the modal mounted (opening) or switched
-//   to its closing state (closing), from a MutationObserver: the router's update is a React transition, so
-//   the next paint can come long before the modal does;
+//   to its closing state (closing), and from an opening click to the modal's chart drawn (it is rendered as a
+//   transition after the modal's first paint: lib/use-after-paint.ts), from a MutationObserver;
 // - the price frames the page received (Playwright's passive websocket events).
 // Where the main thread's time goes is printed from the Long Animation Frames API (script attribution: source
 // URL, function, character position in the bundle). With --profile the SPA is built with source maps, the V8
 // sampling profiler runs through the window and the trace also records devtools.timeline: the functions and
-// the trace events with the most self time are printed (slower, and at 6,000 frames a second a 20 s trace
-// outgrows Chromium's buffer: use a shorter duration; not for the figures).
+// the trace events with the most self time are printed, and what ran inside the 3 longest tasks (slower, and
+// at 6,000 frames a second a 20 s trace outgrows Chromium's buffer: use a shorter duration; not for the
+// figures).
 // updates_per_s 0 stops the market (for comparison).
 //   npx tsx bench/spa/trading.ts [open_trades=500] [duration_s=20] [updates_per_s=100] [--profile]
 import fs from 'node:fs';
@@ -92,7 +93,8 @@ function analyseTrace(events: TraceEvent[], from: number, to: number) {
     .filter((event) => event.ph === 'X' && mains.has(`${event.pid}:${event.tid}`) && event.dur !== undefined)
     .filter((event) => event.ts >= from && event.ts + (event.dur ?? 0) <= to)
     .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
-  const tasks = onMain.filter((event) => event.name === 'RunTask').map((event) => (event.dur ?? 0) / 1000);
+  const runTasks = onMain.filter((event) => event.name === 'RunTask');
+  const tasks = runTasks.map((event) => (event.dur ?? 0) / 1000);
   // Self time: each event's duration less that of the events directly inside it (same thread).
   const self = new Map<string, number>();
   const stacks = new Map<string, { event: TraceEvent; childUs: number }[]>();
@@ -115,7 +117,31 @@ function analyseTrace(events: TraceEvent[], from: number, to: number) {
     stack.push({ event, childUs: 0 });
   }
   for (const stack of stacks.values()) close(stack, Infinity);
-  return { tasks, self };
+  /** Self time by trace event within each of the 3 longest tasks. */
+  const longest = [...runTasks].sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 3);
+  const selfInLongest = longest.map((task) => {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = onMain.filter((event) => event.ts >= task.ts && event.ts + (event.dur ?? 0) <= end);
+    const stack: { event: TraceEvent; childUs: number }[] = [];
+    const own = new Map<string, number>();
+    const pop = (until: number) => {
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1]!;
+        if (top.event.ts + (top.event.dur ?? 0) > until) break;
+        stack.pop();
+        own.set(top.event.name, (own.get(top.event.name) ?? 0) + ((top.event.dur ?? 0) - top.childUs) / 1000);
+      }
+    };
+    for (const event of inside) {
+      pop(event.ts);
+      const parent = stack[stack.length - 1];
+      if (parent) parent.childUs += event.dur ?? 0;
+      stack.push({ event, childUs: 0 });
+    }
+    pop(Infinity);
+    return { task, own };
+  });
+  return { tasks, self, selfInLongest };
 }
 
 /**
@@ -175,6 +201,8 @@ interface Collected {
   }[];
   clicks: number[];
   modal: { phase: 'shown' | 'closing' | 'gone'; at: number }[];
+  /** When the modal's chart was drawn (each opening draws it in a render of its own, after a paint). */
+  charts: number[];
 }
 
 /** Installed in the page at the start of the window: long tasks, Event Timing, Long Animation Frames. */
@@ -186,18 +214,23 @@ function observe(): void {
     frames: [],
     clicks: [],
     modal: [],
+    charts: [],
   };
   performance.mark('bench-start');
   (window as unknown as { __bench: Collected }).__bench = bench;
   // The clicks (their event time) and the modal's phases: shown (mounted, not closing), closing (its
-  // fade-out), gone (unmounted).
+  // fade-out), gone (unmounted); and when its chart comes in.
   document.addEventListener('click', (event) => bench.clicks.push(event.timeStamp), true);
   let phase = 'gone';
+  let hadChart = false;
   new MutationObserver(() => {
     const overlay = document.querySelector('[data-testid="modal-overlay"]');
     const now = overlay === null ? 'gone' : overlay.classList.contains('is-closing') ? 'closing' : 'shown';
     if (now !== phase) bench.modal.push({ phase: now, at: performance.now() });
     phase = now;
+    const hasChart = overlay?.querySelector('[data-testid="price-chart"]') != null;
+    if (hasChart && !hadChart) bench.charts.push(performance.now());
+    hadChart = hasChart;
   }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -478,7 +511,7 @@ async function main() {
       fs.writeFileSync(file, traceBuffer);
       throw new Error(`the window marks are not in the trace (${traceBuffer.length} bytes, kept in ${file})`);
     }
-    const { tasks, self } = analyseTrace(trace.traceEvents, from, to);
+    const { tasks, self, selfInLongest } = analyseTrace(trace.traceEvents, from, to);
 
     // Each interaction's longest entry, and its three phases: waiting for the main thread (input delay), the
     // event handlers (processing), and from the handlers to the next paint (presentation).
@@ -507,6 +540,15 @@ async function main() {
       if (change) (index % 2 === 0 ? shown : closing).push(change.at - at);
     }
     const modalP95 = percentile([...shown, ...closing], 95);
+    // Opening click → its chart drawn (before the closing click that follows).
+    const charted: number[] = [];
+    for (let index = 0; index < collected.clicks.length; index += 2) {
+      const at = collected.clicks[index]!;
+      const next = collected.clicks[index + 1] ?? Infinity;
+      const drawn = collected.charts.find((time) => time >= at && time < next);
+      if (drawn !== undefined) charted.push(drawn - at);
+    }
+    const openings = Math.ceil(collected.clicks.length / 2);
     const unreported = Math.max(0, clicks - latencies.length);
     const padded = [...latencies, ...Array<number>(unreported).fill(16)];
     const prices = frames.get('symbol_price_base_from_core') ?? 0;
@@ -574,6 +616,15 @@ async function main() {
         `< ${TARGET_INTERACTION_MS} ms`,
         verdict(modalP95 < TARGET_INTERACTION_MS),
       ],
+      [
+        'opening click → chart drawn (DOM)',
+        charted.length === 0
+          ? `never (0 of ${openings} openings)`
+          : `p50 ${ms(percentile(charted, 50), 0)}, p95 ${ms(percentile(charted, 95), 0)} ` +
+            `(${charted.length} of ${openings} openings, before their closing click)`,
+        '',
+        charted.length === openings ? 'ok' : 'MISSING',
+      ],
     ]);
 
     if (longTaskPlaces.length > 0) console.log(`long tasks: ${longTaskPlaces.join('; ')}`);
@@ -615,6 +666,21 @@ async function main() {
       ]);
     }
     if (cpuProfile) await profileSummary(cpuProfile, staticDir, baseUrl);
+    // Inside each of the 3 longest tasks: the trace events' self time and the profile's functions.
+    for (const { task, own } of PROFILE ? selfInLongest : []) {
+      const inside = [...own]
+        .filter(([name]) => name !== 'RunTask')
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([name, total]) => `${name} ${ms(total, 1)}`)
+        .join(', ');
+      console.log(`\ntask of ${ms((task.dur ?? 0) / 1000, 1)}: ${inside}`);
+      if (cpuProfile)
+        await profileSummary(cpuProfile, staticDir, baseUrl, {
+          fromUs: task.ts,
+          toUs: task.ts + (task.dur ?? 0),
+        });
+    }
     if (pageErrors.length > 0) console.log(`page errors: ${pageErrors.slice(0, 5).join(' | ')}`);
     console.log(
       `\ntrading: task p95 ${ms(taskP95, 2)} (target ≤ ${TARGET_TASK_P95_MS} ms: ${verdict(taskP95 <= TARGET_TASK_P95_MS)}), ` +
