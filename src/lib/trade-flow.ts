@@ -327,6 +327,47 @@ export async function protectPosition(
   return { trade_stop_order_id: null, trade_stop_price: stop, stop_error: error };
 }
 
+export type InterruptedOpen =
+  /** The market order is not there, or ended without a fill: nothing was opened. */
+  | { state: 'never_opened' }
+  /** It filled, and the position is gone again (closed by its closing order, its stop, or by hand). */
+  | { state: 'closed' }
+  /** It filled and the position is open: with its stop now, or stop_error when the exchange refused it. */
+  | { state: 'open'; opened: OpenedPosition };
+
+/**
+ * An open that this browser began and did not finish (the page was closed between the market order and the
+ * stop, or before the record): the trade's own market order, looked up by its client id, decides, never the
+ * symbol's position alone (one-way mode merges it with other trades of that side). Filled and still open, the
+ * position gets the stop openPosition would have placed next (protectPosition: a stop the open did place
+ * answers -4116 and is kept, not doubled). Throws ExchangeError when the exchange cannot tell yet (an order
+ * neither filled nor ended, or a failed look-up): the caller asks again later.
+ */
+export async function completeInterruptedOpen(
+  client: ExchangeClient,
+  input: Omit<ProtectPositionInput, 'trade_quantity' | 'trade_open_price'>,
+): Promise<InterruptedOpen> {
+  const { symbol_pair: symbol } = input;
+  const ids = clientOrderIds(input.signal_uuid);
+  const order = await client.getOrder(symbol, ids.open);
+  if (!order || !isPositive(order.executedQty)) {
+    if (!order || UNFILLED_FINAL_STATUSES.includes(order.status)) return { state: 'never_opened' };
+    throw new ExchangeError('completeInterruptedOpen', ExchangeFailure.EXCHANGE, `Order ${order.status}`);
+  }
+  if ((await client.getOrder(symbol, ids.close))?.status === 'FILLED') return { state: 'closed' };
+  const risk = await client.getPositionRisk(symbol);
+  if (compareDecimals(risk.positionAmt, '0') !== (input.trade_direction === 'BUY' ? 1 : -1)) {
+    return { state: 'closed' };
+  }
+  const quantity = order.executedQty;
+  const entry = isPositive(risk.entryPrice) ? risk.entryPrice : order.avgPrice;
+  const stop = await protectPosition(client, { ...input, trade_quantity: quantity, trade_open_price: entry });
+  return {
+    state: 'open',
+    opened: { trade_open_price: entry, trade_quantity: quantity, trade_order_id: ids.open, ...stop },
+  };
+}
+
 /** The stop-limit's limit price: STOP_LIMIT_OFFSET beyond the trigger in the closing direction. */
 function stopLimitPrice(direction: SignalDirection, stop: string, pricePrecision: number): string {
   const factor =

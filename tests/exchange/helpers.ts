@@ -40,6 +40,8 @@ export interface Trader {
   beforeSend?: (request: SentRequest) => void;
   /** True: the exchange gets and carries out the request, but its answer is lost (a timeout). */
   loseAnswer?: (request: SentRequest) => boolean;
+  /** True: the request never leaves and never settles (the page running the flow was closed just then). */
+  hold?: (request: SentRequest) => boolean;
 }
 
 export function newTrader(
@@ -57,6 +59,7 @@ export function newTrader(
     };
     trader.requests.push(request);
     trader.beforeSend?.(request);
+    if (trader.hold?.(request)) return new Promise<Response>(() => undefined);
     const response = await fetch(input, init);
     const body = (await response
       .clone()

@@ -13,6 +13,7 @@ import {
   checkPositions,
   clientOrderIds,
   closePosition,
+  completeInterruptedOpen,
   openPosition,
   type OpenPositionInput,
   type OpenedPosition,
@@ -201,6 +202,71 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET')).toHaveLength(1);
     expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe(first.trade_quantity);
     expect(await openAlgos(exchange, trader, 'LINKUSDT')).toHaveLength(1);
+  });
+
+  it('completes an open the page left after its market order, once, and tells what never opened or closed', async () => {
+    exchange.admin.setPrice('XRPUSDT', '0.5');
+    const trader = newTrader(exchange);
+    const order = input(XRP, { trade_direction: 'SELL' });
+    // The page goes away right after the market order: its first stop request never leaves, and the open
+    // never settles.
+    let held = false;
+    trader.hold = (request) => {
+      held ||= request.method === 'POST' && request.params.get('type') === 'STOP';
+      return held;
+    };
+    void openPosition(trader.client, order);
+    await expect.poll(() => held).toBe(true);
+    trader.hold = undefined;
+    const position = await positionOf(exchange, trader, 'XRPUSDT');
+    expect(compareDecimals(position.positionAmt, '0')).toBe(-1);
+    expect(await openAlgos(exchange, trader, 'XRPUSDT')).toHaveLength(0);
+
+    const { signal_uuid, trade_direction, trade_leverage, trade_stop_loss_percent } = order;
+    const interrupted = {
+      symbol_pair: 'XRPUSDT',
+      symbol_price_precision: XRP.symbol_price_precision,
+      signal_uuid,
+      trade_direction,
+      trade_leverage,
+      trade_stop_loss_percent,
+    };
+    const completed = await completeInterruptedOpen(trader.client, interrupted);
+    if (completed.state !== 'open') throw new Error(`completed as ${completed.state}`);
+    const { opened } = completed;
+    expect(same(opened.trade_quantity, subDecimals('0', position.positionAmt))).toBe(true);
+    expect(same(opened.trade_open_price, position.entryPrice)).toBe(true);
+    expect(opened.trade_order_id).toBe(clientOrderIds(signal_uuid).open);
+    expect(opened.trade_stop_order_id).toBe(clientOrderIds(signal_uuid).stop);
+    const { stop, limit } = expectedStop(order, position.entryPrice);
+    expect(opened.trade_stop_price).toBe(stop);
+    const algos = await openAlgos(exchange, trader, 'XRPUSDT');
+    expect(algos).toHaveLength(1);
+    expect(algos[0]).toMatchObject({ side: 'BUY', reduceOnly: true, quantity: opened.trade_quantity });
+    expect(same(algos[0]!.triggerPrice, stop) && same(algos[0]!.price, limit)).toBe(true);
+
+    // Asked again (another tab, a later balance read): the same answer, still one stop, no new order.
+    const again = await completeInterruptedOpen(trader.client, interrupted);
+    expect(again).toEqual(completed);
+    expect(await openAlgos(exchange, trader, 'XRPUSDT')).toHaveLength(1);
+    expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET')).toHaveLength(1);
+
+    // An open whose market order never reached the exchange opened nothing.
+    const never = await completeInterruptedOpen(trader.client, { ...interrupted, signal_uuid: signalUuid() });
+    expect(never).toEqual({ state: 'never_opened' });
+
+    // Closed again, it is not completed a second time.
+    await closePosition(trader.client, {
+      symbol_pair: 'XRPUSDT',
+      trade_direction: 'SELL',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: order.trade_leverage,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_order_id: opened.trade_order_id,
+      trade_status: 'manual_close',
+    });
+    expect(await completeInterruptedOpen(trader.client, interrupted)).toEqual({ state: 'closed' });
+    expect(await openAlgos(exchange, trader, 'XRPUSDT')).toHaveLength(0);
   });
 
   it('closes by hand: position flat, stop cancelled, close price = the fill', async () => {
