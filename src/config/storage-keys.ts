@@ -5,6 +5,8 @@ export const StorageKey = {
   NOTIFICATION_LIST: 'notification_list',
   SIDEBAR_OPEN: 'sidebar_open',
   LANGUAGE: 'i18nextLng',
+  /** Client-mode opens not finished yet (features/trades/client-open-journal.ts); not in SPEC.md §3. */
+  CLIENT_OPENS: 'client_opens',
 } as const;
 export type StorageKey = (typeof StorageKey)[keyof typeof StorageKey];
 

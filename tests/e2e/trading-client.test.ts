@@ -4,7 +4,9 @@
 // From a real stored signal of the running engine (re-sent through the proxied socket, see trading-helpers):
 // open, live PNL equal to the exchange's, closing by hand, by take profit, by stop loss (the exchange-side stop
 // fires), by trailing stop, a flag with automatic closing OFF (screenshots), the market order's answer lost,
-// and /trade_history with the exact realized PNL. Prices are pinned with the exchange's admin API.
+// the page reloaded between the market order and its stop, and /trade_history with the exact realized PNL.
+// Prices are pinned with the exchange's admin API.
+import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
@@ -19,6 +21,7 @@ import {
   historyOfToday,
   notification,
   openFromSignal,
+  openTradeOf,
   openTrades,
   priceAtRoe,
   realizedPnl,
@@ -72,11 +75,26 @@ async function expectRecordedClose(trade: Trade, status: string, by: 'close_orde
   return recorded;
 }
 
+/**
+ * Closes a trade with its row's close button: 'Trade closed', the row goes, the exchange is flat on the symbol
+ * with no order left, and the record agrees with the closing fill.
+ */
+async function closeByHand(page: Page, trade: Trade) {
+  const row = tradeRow(page, trade.trade_uuid);
+  await row.waitFor({ timeout: 15_000 });
+  await dismissNotifications(page);
+  await row.getByTestId('trade-close').click();
+  await expectNotification(page, 'Trade closed');
+  await row.waitFor({ state: 'detached', timeout: 15_000 });
+  await expectFlat(trade.symbol.symbol_pair);
+  return expectRecordedClose(trade, 'manual_close', 'close_order');
+}
+
 test('setup: sign up, PIN, a trade token of a paper account, auto close 2 s; real stored signals', async () => {
   // Automatic closing OFF at first (0); the tests that need it set 2 s.
   const session = await openTraderSession(e2e.app, e2e.browser, {
     name: 'client-trader',
-    signalCount: 7,
+    signalCount: 8,
     autoCloseDelayS: 0,
   });
   s = { ...session, closed: [] };
@@ -259,12 +277,7 @@ test('with automatic closing OFF a flag stays lit (screenshots); a click resets 
   await status.click();
   await row.getByTestId('trade-status').waitFor({ timeout: 15_000 });
   expect(await row.getByTestId('trade-status').innerText()).toBe('O');
-  await dismissNotifications(page);
-  await row.getByTestId('trade-close').click();
-  await expectNotification(page, 'Trade closed');
-  await row.waitFor({ state: 'detached', timeout: 15_000 });
-  await expectFlat(pair);
-  await expectRecordedClose(trade, 'manual_close', 'close_order');
+  await closeByHand(page, trade);
 });
 
 test('the market order’s answer is lost: the trader is told, the card stays, trading it again records it with its stop', async () => {
@@ -313,13 +326,7 @@ test('the market order’s answer is lost: the trader is told, the card stays, t
   expect(new Decimal(risk.positionAmt).abs().eq(trade.trade_quantity)).toBe(true);
   expect(await exchange.openOrderCount(account, pair)).toBe(1);
 
-  const row = tradeRow(page, trade.trade_uuid);
-  await dismissNotifications(page);
-  await row.getByTestId('trade-close').click();
-  await expectNotification(page, 'Trade closed');
-  await row.waitFor({ state: 'detached', timeout: 15_000 });
-  await expectFlat(pair);
-  await expectRecordedClose(trade, 'manual_close', 'close_order');
+  await closeByHand(page, trade);
 }, 120_000);
 
 test('the exchange refuses the stop: told in the trader’s language, closed again, the card goes', async () => {
@@ -347,6 +354,62 @@ test('the exchange refuses the stop: told in the trader’s language, closed aga
   await page.getByTestId('language-en').click();
   await page.getByRole('heading', { name: 'Signals' }).waitFor();
 }, 120_000);
+
+test('the page is reloaded between the market order and its stop: the open is completed, with its stop', async () => {
+  const { page, exchange, account } = s;
+  const signal = s.signals[7]!;
+  const pair = signal.symbol.symbol_pair;
+  await holdPrice(signal);
+  // The market order goes through; the stop request never leaves, and the page is reloaded meanwhile (closed
+  // and opened again: its memory, with the PIN and the open under way, is gone; its local storage stays).
+  let holding = true;
+  let stopHeld: () => void = () => undefined;
+  const stopSent = new Promise<void>((resolve) => (stopHeld = resolve));
+  const stopPaths = (url: URL) => url.pathname === '/fapi/v1/order' || url.pathname === '/fapi/v1/algoOrder';
+  await page.route(stopPaths, async (route) => {
+    const request = route.request();
+    const isStop = request.method() === 'POST' && new URL(request.url()).searchParams.get('type') === 'STOP';
+    if (holding && isStop) {
+      stopHeld();
+      return; // never sent, never answered
+    }
+    return route.fallback();
+  });
+  s.socket.deliver(signal);
+  const clickedAt = Date.now();
+  await signalCard(page, signal.signal_uuid).getByTestId('signal-trade').click();
+  await stopSent;
+  holding = false;
+  await page.reload();
+  await page.unroute(stopPaths);
+  await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
+  // A position without its stop, and no record of it.
+  expect(new Decimal((await exchange.positionRisk(account, pair)).positionAmt).isZero()).toBe(false);
+  expect(await exchange.openOrderCount(account, pair)).toBe(0);
+  expect((await openTrades(page)).some((item) => item.signal_uuid === signal.signal_uuid)).toBe(false);
+
+  // The PIN again: a balance read with it completes the open (once the open is CLIENT_OPEN_RESUME_AFTER_MS,
+  // 20 s, old, so a page still running it is not raced).
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  await dismissNotifications(page);
+  await enterPin(page, '24680');
+  await expectNotification(page, /opening was cut short .* is now complete/, 75_000);
+  await page.waitForTimeout(300);
+  await screenshot(page, 'trading-client-open-completed');
+  expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(20_000);
+  const trade = await openTradeOf(page, signal.signal_uuid);
+  expect(trade.trade_stop_order_id).toBe(`sds${signal.signal_uuid.replace(/-/g, '')}`);
+  expect(trade.trade_error).toBeNull();
+  const risk = await exchange.positionRisk(account, pair);
+  expect(new Decimal(risk.entryPrice).eq(trade.trade_open_price)).toBe(true);
+  expect(new Decimal(risk.positionAmt).abs().eq(trade.trade_quantity)).toBe(true);
+  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+
+  // Listed and closed like any other trade; the next balance reads complete nothing twice.
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
+  await closeByHand(page, trade);
+  expect(await page.evaluate(() => localStorage.getItem('client_opens'))).toBeNull();
+}, 150_000);
 
 test('/trade_history shows every trade with its badge and the exact realized PNL of the page', async () => {
   const { page } = s;

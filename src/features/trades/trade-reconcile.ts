@@ -1,11 +1,13 @@
 // Client-mode trades live on an exchange account only this browser can read, so only the SPA can learn that
 // the exchange closed one (its stop fired, or the trader closed it on the exchange). After each client-mode
 // balance read (balances-store) and before a repair, the open client-mode trades of the platform are checked
-// with lib/trade-flow.ts checkPositions and the ones the exchange closed are reported to the server.
+// with lib/trade-flow.ts checkPositions and the ones the exchange closed are reported to the server. The
+// balance read also completes the client-mode opens a closed page left unfinished (client-open-journal.ts).
 import { TradeSide } from '../../../contracts';
 import { ExchangeClient, type ExchangeCredentials } from '../../lib/exchange-client';
 import { checkPositions, type PositionCheckInput } from '../../lib/trade-flow';
 import { closeClientTrade } from './api/close-client-trade';
+import { resumeClientOpens } from './client-open-journal';
 import { removeTrade, scheduleOpenTradesRefetch, tradesStore } from './trades-store';
 
 // Platforms being checked now: a slow exchange must not stack checks of the same platform.
@@ -61,18 +63,21 @@ export async function reconcileClientTrades(
 }
 
 /**
- * The balance hook: best effort, failures only logged (SPEC.md §8), at most one check per platform at a time.
+ * The balance hook: first the opens a page left unfinished are completed (client-open-journal.ts), then the
+ * open trades are checked. Best effort, failures only logged (SPEC.md §8), at most one run per platform at a
+ * time.
  */
 export async function reconcilePlatformAfterBalance(
   platformUuid: string,
   platformUrl: string,
   credentials: ExchangeCredentials,
 ): Promise<void> {
-  const trades = clientTradesToCheck(platformUuid);
-  if (trades.length === 0 || checking.has(platformUuid)) return;
+  if (checking.has(platformUuid)) return;
   checking.add(platformUuid);
   try {
-    await reconcileClientTrades(platformUrl, credentials, trades);
+    await resumeClientOpens(platformUuid, new ExchangeClient({ baseUrl: platformUrl, credentials }));
+    const trades = clientTradesToCheck(platformUuid);
+    if (trades.length > 0) await reconcileClientTrades(platformUrl, credentials, trades);
   } catch (error) {
     console.error(error);
   } finally {

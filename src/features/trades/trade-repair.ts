@@ -1,6 +1,7 @@
 // 'Repair error trades' (SPEC.md §2 Trade preferences, §7 DELETE /trade/delete_trade_errors/). Client-mode
-// error trades are first reconciled with the exchange from this browser (only it holds their token); then the
-// server repairs the error trades, reconciling server-mode ones with the PINs the SPA holds.
+// error trades are first reconciled with the exchange from this browser (only it holds their token), and the
+// client-mode opens a closed page left unfinished are completed (client-open-journal.ts); then the server
+// repairs the error trades, reconciling server-mode ones with the PINs the SPA holds.
 import type { TFunction } from 'i18next';
 import { TradeSide } from '../../../contracts';
 import { ApiError, ApiErrorKind, UNKNOWN_ERROR_MESSAGE } from '../../lib/api-client';
@@ -10,7 +11,9 @@ import { platformsStore } from '../platforms/platforms-store';
 import { pinCodeStore } from '../trade-tokens/pin-code-store';
 import { readTokenEnvelope } from '../trade-tokens/token-storage';
 import { withTradeTokenContent } from '../trade-tokens/token-vault';
+import { ExchangeClient } from '../../lib/exchange-client';
 import { deleteTradeErrors } from './api/delete-trade-errors';
+import { platformsWithLeftClientOpens, resumeClientOpens } from './client-open-journal';
 import { clientTradesToCheck, reconcileClientTrades } from './trade-reconcile';
 import { loadOpenTrades, tradesStore } from './trades-store';
 
@@ -25,11 +28,15 @@ function platformsWithClientErrorTrades(): string[] {
   return [...uuids];
 }
 
-/** Best effort: a platform without PIN, token or user is left to the server's repair; failures are logged. */
+/**
+ * Best effort: the opens a page left unfinished are completed and the error trades checked; a platform without
+ * PIN, token or user is left to the server's repair; failures are logged.
+ */
 async function reconcileClientErrorTrades(): Promise<void> {
   const user = authStore.user;
   if (!user) return;
-  for (const platformUuid of platformsWithClientErrorTrades()) {
+  const platforms = new Set([...platformsWithLeftClientOpens(), ...platformsWithClientErrorTrades()]);
+  for (const platformUuid of platforms) {
     const platform = platformsStore.platform_dict[platformUuid];
     const pinCode = pinCodeStore.pin_code_by_platform_uuid[platformUuid];
     const envelope = readTokenEnvelope(platformUuid);
@@ -38,8 +45,17 @@ async function reconcileClientErrorTrades(): Promise<void> {
       await withTradeTokenContent(
         envelope,
         { pinCode, platformUuid, userTradeTokenKey: user.user_trade_token_key },
-        (credentials) =>
-          reconcileClientTrades(platform.platform_url, credentials, clientTradesToCheck(platformUuid, true)),
+        async (credentials) => {
+          await resumeClientOpens(
+            platformUuid,
+            new ExchangeClient({ baseUrl: platform.platform_url, credentials }),
+          );
+          await reconcileClientTrades(
+            platform.platform_url,
+            credentials,
+            clientTradesToCheck(platformUuid, true),
+          );
+        },
       );
     } catch (error) {
       console.error(error);

@@ -24,6 +24,7 @@ import { TradeTokenLevel } from '../trade-tokens/token-level';
 import { writeTokenEnvelope } from '../trade-tokens/token-storage';
 import { sealNewTradeToken } from '../trade-tokens/token-vault';
 import { resetTradeTokensStore, tradeTokensStore } from '../trade-tokens/trade-tokens-store';
+import { readClientOpens } from './client-open-journal';
 import { makeTrade } from './testing/trade-fixtures';
 import { closeTrade, openTradeFromSignal, resetTradeStatus } from './trades-actions';
 import { resetTradesStore, setOpenTrades, tradesStore } from './trades-store';
@@ -356,6 +357,61 @@ describe('opening a trade in client mode', () => {
       },
     ]);
     expect(signalsStore.signal_list).toEqual([signal.signal_uuid]);
+  });
+});
+
+describe('client mode: an open is noted until its outcome is known (client-open-journal.ts)', () => {
+  const noted = () => readClientOpens().map((open) => open.signal_uuid);
+
+  test('noted while the exchange steps run, with what completing it needs; forgotten once recorded', async () => {
+    const signal = addSignal();
+    let duringOpen: ReturnType<typeof readClientOpens> = [];
+    vi.mocked(openPosition).mockImplementation(async () => {
+      duringOpen = readClientOpens();
+      return OPENED;
+    });
+    await openTradeFromSignal(signal.signal_uuid);
+    expect(duringOpen).toEqual([
+      {
+        signal_uuid: signal.signal_uuid,
+        ...PREFERENCES,
+        user_uuid: authStore.user?.user_uuid,
+        platform_uuid: PLATFORM_UUID,
+        symbol_pair: 'BTCUSDT',
+        symbol_price_precision: 1,
+        trade_direction: 'BUY',
+        started_at: Date.now(),
+      },
+    ]);
+    expect(JSON.stringify(duringOpen)).not.toContain(PIN);
+    expect(api.createClientTrade).toHaveBeenCalledOnce();
+    expect(noted()).toEqual([]);
+  });
+
+  test('forgotten when nothing stayed open: an exchange refusal, or the position closed again', async () => {
+    vi.mocked(openPosition).mockRejectedValueOnce(exchangeError(-2019));
+    await openTradeFromSignal(addSignal().signal_uuid);
+    vi.mocked(openPosition).mockRejectedValueOnce(
+      new TradeOpenError(OpenFailure.STOP_REJECTED_POSITION_CLOSED, exchangeError(-4014), OPENED),
+    );
+    await openTradeFromSignal(addSignal().signal_uuid);
+    expect(noted()).toEqual([]);
+  });
+
+  test('kept while the position may be open unrecorded: an unconfirmed order, a failed record', async () => {
+    const unconfirmed = addSignal();
+    const timeout = new ExchangeError('placeMarketOrder', ExchangeFailure.TIMEOUT, 'Timeout');
+    vi.mocked(openPosition).mockRejectedValueOnce(
+      new TradeOpenError(OpenFailure.ORDER_UNCONFIRMED, timeout, { trade_order_id: 'sdo-order' }),
+    );
+    await openTradeFromSignal(unconfirmed.signal_uuid);
+    const unrecorded = addSignal();
+    vi.mocked(openPosition).mockResolvedValueOnce(OPENED);
+    api.createClientTrade.mockRejectedValueOnce(
+      new ApiError(ApiErrorKind.HTTP_ERROR, 'Internal server error', 500),
+    );
+    await openTradeFromSignal(unrecorded.signal_uuid);
+    expect(noted()).toEqual([unconfirmed.signal_uuid, unrecorded.signal_uuid]);
   });
 });
 

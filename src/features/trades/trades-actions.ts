@@ -29,6 +29,7 @@ import { closeServerTrade } from './api/close-server-trade';
 import { createClientTrade } from './api/create-client-trade';
 import { createServerTrade } from './api/create-server-trade';
 import { updateTradeStatus } from './api/update-trade-status';
+import { runNotedClientOpen } from './client-open-journal';
 import { markTradeErrorAnnounced } from './trade-error-notices';
 import {
   exchangeErrorLine,
@@ -143,42 +144,58 @@ async function openInClientMode(
     notifyError(['trades.notify.symbol_not_found', signal.symbol.symbol_pair]);
     return false;
   }
-  const opened = await withTradeTokenContent(
-    envelope,
-    { pinCode, platformUuid: signal.platform_uuid, userTradeTokenKey: user.user_trade_token_key },
-    (credentials) =>
-      openPosition(clientOf(platform.platform_url, credentials), {
-        symbol_pair: symbol.symbol_pair,
-        trade_direction: signal.signal_direction_created,
-        trade_margin: preferences.trade_margin,
-        trade_leverage: preferences.trade_leverage,
-        trade_stop_loss_percent: preferences.trade_stop_loss_percent,
-        symbol_price_precision: symbol.symbol_price_precision,
-        symbol_quantity_precision: symbol.symbol_quantity_precision,
-        signal_uuid: signalUuid,
-      }),
-  );
-  try {
-    await createClientTrade({
-      signal_uuid: signalUuid,
-      ...preferences,
-      trade_quantity: opened.trade_quantity,
-      trade_open_price: opened.trade_open_price,
-      trade_order_id: opened.trade_order_id,
-      trade_stop_order_id: opened.trade_stop_order_id,
-      trade_stop_price: opened.trade_stop_price,
-    });
-  } catch (error) {
-    // The position is open on the exchange but not recorded. Opening from the same card again finds the
-    // filled order by its client id and records it instead of opening a second position (lib/trade-flow.ts).
-    console.error(error);
-    addNotification(
-      NotificationType.ERROR,
-      ['trades.notify.record_failed', symbol.symbol_pair, failureLine(error)],
-      { isOnlyManualClose: true },
+  const note = {
+    signal_uuid: signalUuid,
+    ...preferences,
+    user_uuid: user.user_uuid,
+    platform_uuid: signal.platform_uuid,
+    symbol_pair: symbol.symbol_pair,
+    symbol_price_precision: symbol.symbol_price_precision,
+    trade_direction: signal.signal_direction_created,
+  };
+  // Noted before the market order, so a page closed before the record leaves the open to be completed at the
+  // next balance read (client-open-journal.ts).
+  const opened = await runNotedClientOpen(note, async () => {
+    const position = await withTradeTokenContent(
+      envelope,
+      { pinCode, platformUuid: signal.platform_uuid, userTradeTokenKey: user.user_trade_token_key },
+      (credentials) =>
+        openPosition(clientOf(platform.platform_url, credentials), {
+          symbol_pair: symbol.symbol_pair,
+          trade_direction: signal.signal_direction_created,
+          trade_margin: preferences.trade_margin,
+          trade_leverage: preferences.trade_leverage,
+          trade_stop_loss_percent: preferences.trade_stop_loss_percent,
+          symbol_price_precision: symbol.symbol_price_precision,
+          symbol_quantity_precision: symbol.symbol_quantity_precision,
+          signal_uuid: signalUuid,
+        }),
     );
-    return false;
-  }
+    try {
+      await createClientTrade({
+        signal_uuid: signalUuid,
+        ...preferences,
+        trade_quantity: position.trade_quantity,
+        trade_open_price: position.trade_open_price,
+        trade_order_id: position.trade_order_id,
+        trade_stop_order_id: position.trade_stop_order_id,
+        trade_stop_price: position.trade_stop_price,
+      });
+    } catch (error) {
+      // The position is open on the exchange but not recorded: the note stays, so the next balance read
+      // records it; opening from the same card again also finds the filled order by its client id and records
+      // it instead of opening a second position (lib/trade-flow.ts).
+      console.error(error);
+      addNotification(
+        NotificationType.ERROR,
+        ['trades.notify.record_failed', symbol.symbol_pair, failureLine(error)],
+        { isOnlyManualClose: true },
+      );
+      return undefined;
+    }
+    return position;
+  });
+  if (!opened) return false;
   if (opened.trade_stop_order_id === null) {
     // The position is open without its exchange-side stop: this must stay in view until the trader acts.
     markTradeErrorAnnounced(signalUuid, TradeError.STOP_MISSING);
