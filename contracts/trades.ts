@@ -204,6 +204,19 @@ export const closeClientTradeBody = z
   .meta({ id: 'CloseClientTradeBody' });
 export type CloseClientTradeBody = z.infer<typeof closeClientTradeBody>;
 
+/**
+ * POST /trade_client/set_trade_stop/ (not in SPEC.md §7): the SPA placed the missing stop of a client-mode trade
+ * (Repair of a stop_missing trade, docs/decisions.md "Faults") and records it.
+ */
+export const setClientTradeStopBody = z
+  .object({
+    trade_uuid: z.uuid(),
+    trade_stop_order_id: z.string().min(1).max(64),
+    trade_stop_price: positiveDecimal,
+  })
+  .meta({ id: 'SetClientTradeStopBody' });
+export type SetClientTradeStopBody = z.infer<typeof setClientTradeStopBody>;
+
 /** POST /trade_server/close_trade/: the server closes the position with the token opened by pin_code. */
 export const closeServerTradeBody = z
   .object({ trade_uuid: z.uuid(), trade_status: closingTradeStatus, pin_code: pinCode })

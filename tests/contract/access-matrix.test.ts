@@ -358,7 +358,7 @@ describe("B never reaches A's resources", () => {
     }
   });
 
-  it("close_trade (client and server mode) and update_trade_status of A's trades are 404 and change nothing", async () => {
+  it("close_trade (client and server mode), update_trade_status and set_trade_stop of A's trades are 404 and change nothing", async () => {
     await storeToken(b, PIN_B, 2500);
     for (const trade of aTrades()) {
       const attempts = [
@@ -377,6 +377,11 @@ describe("B never reaches A's resources", () => {
           pin_code: PIN_A,
         }),
         await as(b).post('/api/trade/update_trade_status/', { trade_uuid: trade, trade_status: 'open' }),
+        await as(b).post('/api/trade_client/set_trade_stop/', {
+          trade_uuid: trade,
+          trade_stop_order_id: 'sds-of-b',
+          trade_stop_price: '1',
+        }),
       ];
       for (const response of attempts) expect(response.statusCode, `${trade}: ${response.body}`).toBe(404);
     }

@@ -297,6 +297,49 @@ describe('closing a client-mode trade', () => {
   });
 });
 
+describe('POST /api/trade_client/set_trade_stop/ (Repair placed the missing stop of a client-mode trade)', () => {
+  it('records the stop and clears stop_missing, once; 404 for another’s trade, 409 once closed', async () => {
+    const trade = await createTrade({ trade_stop_order_id: null });
+    expect(trade.trade_error).toBe('stop_missing');
+    const body = {
+      trade_uuid: trade.trade_uuid,
+      trade_stop_order_id: 'sds-placed',
+      trade_stop_price: '96000',
+    };
+    expect((await call('POST', '/api/trade_client/set_trade_stop/', body, other.headers)).statusCode).toBe(
+      404,
+    );
+    const response = await call('POST', '/api/trade_client/set_trade_stop/', body);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().result).toMatchObject({
+      trade_uuid: trade.trade_uuid,
+      trade_stop_order_id: 'sds-placed',
+      trade_stop_price: '96000',
+      trade_error: null,
+    });
+    const listed = (await call('GET', '/api/trade/get_trades/open/'))
+      .json()
+      .result.trade_list.find((item: { trade_uuid: string }) => item.trade_uuid === trade.trade_uuid);
+    expect(listed).toMatchObject({ trade_stop_order_id: 'sds-placed', trade_error: null });
+    // The id the close will cancel is never replaced.
+    const again = await call('POST', '/api/trade_client/set_trade_stop/', {
+      ...body,
+      trade_stop_order_id: 'x',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ detail: 'This trade has its stop already' });
+    await call('POST', '/api/trade_client/close_trade/', {
+      trade_uuid: trade.trade_uuid,
+      trade_status: 'manual_close',
+    });
+    const closed = await call('POST', '/api/trade_client/set_trade_stop/', body);
+    expect(closed.statusCode).toBe(409);
+    const bad = await call('POST', '/api/trade_client/set_trade_stop/', { ...body, trade_stop_price: '-1' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toEqual(expect.any(String));
+  });
+});
+
 describe('POST /api/trade/update_trade_status/', () => {
   it('resets a UI status to none and answers 409 for a closed trade, 404 for another’s', async () => {
     const trade = await createTrade();

@@ -1,7 +1,15 @@
 // /api/trade_client/* (SPEC.md §4 "Opening a trade", "Closing a trade", client mode; §7): the SPA opened or
-// closed the position on the exchange itself and records it here.
+// closed the position on the exchange itself and records it here; and the stop it placed for a trade that had
+// none (Repair, set_trade_stop: not in SPEC.md).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { closeClientTradeBody, createClientTradeBody, errorBody, tradeAnswer } from '../../../../contracts';
+import {
+  TradeError,
+  closeClientTradeBody,
+  createClientTradeBody,
+  errorBody,
+  setClientTradeStopBody,
+  tradeAnswer,
+} from '../../../../contracts';
 import { bearerSecurity } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import {
@@ -10,8 +18,12 @@ import {
   insertTrade,
   toWireTrade,
   tradeOrigin,
+  updateTrade,
   userTradeOr404,
 } from '../../services/trades';
+
+/** set_trade_stop on a trade that has its stop: the SPA must not replace the id its close will cancel. */
+export const TRADE_HAS_STOP = 'This trade has its stop already';
 
 export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -83,6 +95,41 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
         );
         if (!closed) throw new HttpError(409, TRADE_ALREADY_CLOSED);
         return { result: toWireTrade(closed, found.symbol) };
+      });
+    },
+  );
+
+  app.post(
+    '/set_trade_stop/',
+    {
+      schema: {
+        tags: ['trade_client'],
+        summary: 'Record the stop the SPA placed for a client-mode trade that had none (Repair)',
+        security: bearerSecurity,
+        body: setClientTradeStopBody,
+        response: { 200: tradeAnswer, 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody },
+      },
+    },
+    async (request) => {
+      const { trade_uuid, trade_stop_order_id, trade_stop_price } = request.body;
+      return desk.exclusively(trade_uuid, async () => {
+        const found = await userTradeOr404(app.db, request.userUuid, trade_uuid);
+        if (found.trade.trade_status !== 'open') throw new HttpError(409, TRADE_ALREADY_CLOSED);
+        if (found.trade.trade_in_server_side === 1) {
+          throw new HttpError(400, 'This trade was opened in server mode: its stop is placed by the server');
+        }
+        if (found.trade.trade_stop_order_id !== null) throw new HttpError(409, TRADE_HAS_STOP);
+        const updated = await updateTrade(app.db, trade_uuid, {
+          trade_stop_order_id,
+          trade_stop_price,
+          ...(found.trade.trade_error === TradeError.STOP_MISSING ? { trade_error: null } : {}),
+        });
+        if (!updated) throw new HttpError(409, TRADE_ALREADY_CLOSED);
+        desk.monitor.watch({ ...updated, symbol_pair: found.symbol.symbol_pair });
+        const live = desk.monitor.calculated(trade_uuid);
+        // Told to the owner's sockets, as every change of a trade is.
+        desk.notify(request.userUuid, trade_uuid, live ?? calculatedOf(updated));
+        return { result: toWireTrade(updated, found.symbol, live) };
       });
     },
   );
