@@ -4,8 +4,8 @@
 // From a real stored signal of the running engine (re-sent through the proxied socket, see trading-helpers):
 // open, live PNL equal to the exchange's, closing by hand, by take profit, by stop loss (the exchange-side stop
 // fires), by trailing stop, a flag with automatic closing OFF (screenshots), the market order's answer lost,
-// the page reloaded between the market order and its stop, and /trade_history with the exact realized PNL.
-// Prices are pinned with the exchange's admin API.
+// the page reloaded between the market order and its stop, Repair placing a refused stop, and /trade_history
+// with the exact realized PNL. Prices are pinned with the exchange's admin API.
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { Trade } from '../../contracts';
@@ -94,7 +94,7 @@ test('setup: sign up, PIN, a trade token of a paper account, auto close 2 s; rea
   // Automatic closing OFF at first (0); the tests that need it set 2 s.
   const session = await openTraderSession(e2e.app, e2e.browser, {
     name: 'client-trader',
-    signalCount: 8,
+    signalCount: 9,
     autoCloseDelayS: 0,
   });
   s = { ...session, closed: [] };
@@ -410,6 +410,56 @@ test('the page is reloaded between the market order and its stop: the open is co
   await closeByHand(page, trade);
   expect(await page.evaluate(() => localStorage.getItem('client_opens'))).toBeNull();
 }, 150_000);
+
+test('opened without its stop (the stop and the close refused): Repair places the stop from the browser', async () => {
+  const { page, exchange, account } = s;
+  const signal = s.signals[8]!;
+  const pair = signal.symbol.symbol_pair;
+  await holdPrice(signal);
+  // Once the market order has filled, the exchange refuses the next two new orders: the stop, and the
+  // reduce-only order that would close the position again.
+  const orderPath = (url: URL) => url.pathname === '/fapi/v1/order';
+  await page.route(orderPath, async (route) => {
+    const request = route.request();
+    const params = new URL(request.url()).searchParams;
+    if (request.method() !== 'POST' || params.get('type') !== 'MARKET' || params.has('reduceOnly')) {
+      return route.fallback();
+    }
+    const response = await route.fetch();
+    await exchange.setFaults({
+      account: account.api_key,
+      rejectCount: 2,
+      paths: ['/fapi/v1/order', '/fapi/v1/algoOrder'],
+    });
+    return route.fulfill({ response });
+  });
+  await dismissNotifications(page);
+  s.socket.deliver(signal);
+  await signalCard(page, signal.signal_uuid).getByTestId('signal-trade').click();
+  await expectNotification(page, /Trade opened WITHOUT a stop loss/, 60_000);
+  await page.unroute(orderPath);
+  await exchange.clearFaults();
+  const unprotected = await openTradeOf(page, signal.signal_uuid);
+  expect(unprotected).toMatchObject({ trade_error: 'stop_missing', trade_stop_order_id: null });
+  expect(await exchange.openOrderCount(account, pair)).toBe(0);
+
+  // Repair: this browser holds the token, so it places the stop and records it.
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  await dismissNotifications(page);
+  await page.getByTestId('repair-button').click();
+  await page.getByTestId('repair-confirm').click();
+  await expect
+    .poll(() => page.getByTestId('repair-result').textContent(), { timeout: 30_000 })
+    .toBe('Was successfully repair trades: 1');
+  const trade = await openTradeOf(page, signal.signal_uuid);
+  expect(trade).toMatchObject({
+    trade_error: null,
+    trade_stop_order_id: `sds${signal.signal_uuid.replace(/-/g, '')}`,
+  });
+  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
+  await closeByHand(page, trade);
+}, 120_000);
 
 test('/trade_history shows every trade with its badge and the exact realized PNL of the page', async () => {
   const { page } = s;

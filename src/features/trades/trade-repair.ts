@@ -3,7 +3,7 @@
 // client-mode opens a closed page left unfinished are completed (client-open-journal.ts); then the server
 // repairs the error trades, reconciling server-mode ones with the PINs the SPA holds.
 import type { TFunction } from 'i18next';
-import { TradeSide } from '../../../contracts';
+import { TradeError, TradeSide } from '../../../contracts';
 import { ApiError, ApiErrorKind, UNKNOWN_ERROR_MESSAGE } from '../../lib/api-client';
 import { translateError } from '../../lib/i18n';
 import { authStore } from '../auth/auth-store';
@@ -12,10 +12,52 @@ import { pinCodeStore } from '../trade-tokens/pin-code-store';
 import { readTokenEnvelope } from '../trade-tokens/token-storage';
 import { withTradeTokenContent } from '../trade-tokens/token-vault';
 import { ExchangeClient } from '../../lib/exchange-client';
+import { protectPosition } from '../../lib/trade-flow';
 import { deleteTradeErrors } from './api/delete-trade-errors';
+import { setClientTradeStop } from './api/set-client-trade-stop';
 import { platformsWithLeftClientOpens, resumeClientOpens } from './client-open-journal';
 import { clientTradesToCheck, reconcileClientTrades } from './trade-reconcile';
 import { loadOpenTrades, tradesStore } from './trades-store';
+
+/**
+ * Places the missing stop of the platform's open client-mode stop_missing trades from this browser (only it
+ * holds their token), the stop their open would have placed (lib/trade-flow.ts protectPosition), and records
+ * it (set_trade_stop). Refused again, the trade keeps its mark. Returns how many got their stop.
+ */
+async function protectClientTrades(platformUuid: string, client: ExchangeClient): Promise<number> {
+  const unprotected = Object.values(tradesStore.trade_by_uuid_dict).filter(
+    (trade) =>
+      trade.platform_uuid === platformUuid &&
+      trade.trade_in_server_side === TradeSide.CLIENT &&
+      trade.trade_error === TradeError.STOP_MISSING &&
+      trade.trade_stop_order_id === null &&
+      !tradesStore.processing_by_uuid[trade.trade_uuid],
+  );
+  let count = 0;
+  for (const trade of unprotected) {
+    const stop = await protectPosition(client, {
+      symbol_pair: trade.symbol.symbol_pair,
+      trade_direction: trade.trade_direction === 'SELL' ? 'SELL' : 'BUY',
+      trade_quantity: trade.trade_quantity,
+      trade_open_price: trade.trade_open_price,
+      trade_leverage: trade.trade_leverage,
+      trade_stop_loss_percent: trade.trade_stop_loss_percent,
+      symbol_price_precision: trade.symbol.symbol_price_precision,
+      signal_uuid: trade.signal_uuid,
+    });
+    if (stop.trade_stop_order_id === null) {
+      console.error(`repair: the stop of ${trade.symbol.symbol_pair} was refused again`, stop.stop_error);
+      continue;
+    }
+    await setClientTradeStop({
+      trade_uuid: trade.trade_uuid,
+      trade_stop_order_id: stop.trade_stop_order_id,
+      trade_stop_price: stop.trade_stop_price,
+    });
+    count += 1;
+  }
+  return count;
+}
 
 /** Platforms with open client-mode trades that carry a trade_error. */
 function platformsWithClientErrorTrades(): string[] {
@@ -29,12 +71,14 @@ function platformsWithClientErrorTrades(): string[] {
 }
 
 /**
- * Best effort: the opens a page left unfinished are completed and the error trades checked; a platform without
- * PIN, token or user is left to the server's repair; failures are logged.
+ * Best effort: the opens a page left unfinished are completed, the error trades checked, and the open ones
+ * still without a stop get it; a platform without PIN, token or user is left to the server's repair; failures
+ * are logged. Returns how many trades got their stop here.
  */
-async function reconcileClientErrorTrades(): Promise<void> {
+async function reconcileClientErrorTrades(): Promise<number> {
   const user = authStore.user;
-  if (!user) return;
+  if (!user) return 0;
+  let protectedCount = 0;
   const platforms = new Set([...platformsWithLeftClientOpens(), ...platformsWithClientErrorTrades()]);
   for (const platformUuid of platforms) {
     const platform = platformsStore.platform_dict[platformUuid];
@@ -46,32 +90,37 @@ async function reconcileClientErrorTrades(): Promise<void> {
         envelope,
         { pinCode, platformUuid, userTradeTokenKey: user.user_trade_token_key },
         async (credentials) => {
-          await resumeClientOpens(
-            platformUuid,
-            new ExchangeClient({ baseUrl: platform.platform_url, credentials }),
-          );
+          const client = new ExchangeClient({ baseUrl: platform.platform_url, credentials });
+          await resumeClientOpens(platformUuid, client);
           await reconcileClientTrades(
             platform.platform_url,
             credentials,
             clientTradesToCheck(platformUuid, true),
           );
+          protectedCount += await protectClientTrades(platformUuid, client);
         },
       );
     } catch (error) {
       console.error(error);
     }
   }
+  return protectedCount;
 }
 
-/** Repairs the error trades; resolves to result.count, throws the call's error. */
+/**
+ * Repairs the error trades; resolves to the count repaired (the server's result.count, plus the client-mode
+ * trades that got their stop from this browser), throws the call's error.
+ */
 export async function repairTradeErrors(): Promise<number> {
-  if (!tradesStore.is_loaded) await loadOpenTrades();
-  await reconcileClientErrorTrades();
+  // A fresh list: the client-mode trades to check are taken from it, and one opened a moment ago may not be
+  // in the list this page read last.
+  await loadOpenTrades();
+  const protectedHere = await reconcileClientErrorTrades();
   const count = await deleteTradeErrors({
     pin_code_by_platform_uuid: { ...pinCodeStore.pin_code_by_platform_uuid },
   });
   void loadOpenTrades();
-  return count;
+  return count + protectedHere;
 }
 
 /**

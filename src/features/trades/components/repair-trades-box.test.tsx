@@ -136,8 +136,10 @@ describe("'Repair error trades' (SPEC.md §2 Trade preferences)", () => {
     const broken = makeTrade({ trade_error: 'position_missing' });
     const sound = makeTrade({ symbol: { ...broken.symbol, symbol_uuid: ETH_UUID, symbol_pair: 'ETHUSDT' } });
     const serverSide = makeTrade({ trade_error: 'stop_missing', trade_in_server_side: 1 });
-    setOpenTrades([broken, sound, serverSide]);
+    // Repair reads the open trades first (a trade opened a moment ago must be in its list), then again after.
+    setOpenTrades([sound]);
     tradesStore.is_loaded = true;
+    vi.mocked(getOpenTrades).mockResolvedValueOnce([broken, sound, serverSide]);
     vi.mocked(checkPositions).mockResolvedValue([
       {
         trade_uuid: broken.trade_uuid,
