@@ -15,7 +15,7 @@ import { completeInterruptedOpen, OpenFailure, TradeOpenError } from '../../lib/
 import { authStore } from '../auth/auth-store';
 import { addNotification, NotificationType } from '../notifications/notifications-store';
 import { removeSignal } from '../signals/signals-store';
-import { createClientTrade } from './api/create-client-trade';
+import { clientTradeRecord, createClientTrade } from './api/create-client-trade';
 import { markTradeErrorAnnounced } from './trade-error-notices';
 import { exchangeErrorLine, failureLine } from './trade-notifications';
 import { scheduleOpenTradesRefetch } from './trades-store';
@@ -133,19 +133,7 @@ export async function resumeClientOpens(platformUuid: string, client: ExchangeCl
     }
     const { opened } = outcome;
     try {
-      await createClientTrade({
-        signal_uuid: open.signal_uuid,
-        trade_margin: open.trade_margin,
-        trade_leverage: open.trade_leverage,
-        trade_stop_loss_percent: open.trade_stop_loss_percent,
-        trade_take_profit_percent: open.trade_take_profit_percent,
-        trade_treiling_stop_percent: open.trade_treiling_stop_percent,
-        trade_quantity: opened.trade_quantity,
-        trade_open_price: opened.trade_open_price,
-        trade_order_id: opened.trade_order_id,
-        trade_stop_order_id: opened.trade_stop_order_id,
-        trade_stop_price: opened.trade_stop_price,
-      });
+      await createClientTrade(clientTradeRecord(open.signal_uuid, open, opened));
     } catch (error) {
       const refused =
         error instanceof ApiError && error.kind === ApiErrorKind.HTTP_ERROR && (error.status ?? 0) < 500;

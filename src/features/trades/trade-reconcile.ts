@@ -37,12 +37,11 @@ export function clientTradesToCheck(platformUuid: string, onlyErrors = false): P
  * price from the check). Returns how many were reported. Throws when the check itself fails.
  */
 export async function reconcileClientTrades(
-  platformUrl: string,
-  credentials: ExchangeCredentials,
+  client: ExchangeClient,
   trades: readonly PositionCheckInput[],
 ): Promise<number> {
   if (trades.length === 0) return 0;
-  const checks = await checkPositions(new ExchangeClient({ baseUrl: platformUrl, credentials }), trades);
+  const checks = await checkPositions(client, trades);
   let reported = 0;
   for (const check of checks) {
     if (check.state !== 'closed') continue;
@@ -75,9 +74,9 @@ export async function reconcilePlatformAfterBalance(
   if (checking.has(platformUuid)) return;
   checking.add(platformUuid);
   try {
-    await resumeClientOpens(platformUuid, new ExchangeClient({ baseUrl: platformUrl, credentials }));
-    const trades = clientTradesToCheck(platformUuid);
-    if (trades.length > 0) await reconcileClientTrades(platformUrl, credentials, trades);
+    const client = new ExchangeClient({ baseUrl: platformUrl, credentials });
+    await resumeClientOpens(platformUuid, client);
+    await reconcileClientTrades(client, clientTradesToCheck(platformUuid));
   } catch (error) {
     console.error(error);
   } finally {

@@ -5,14 +5,14 @@
 import type { TFunction } from 'i18next';
 import { TradeError, TradeSide } from '../../../contracts';
 import { ApiError, ApiErrorKind, UNKNOWN_ERROR_MESSAGE } from '../../lib/api-client';
+import { ExchangeClient } from '../../lib/exchange-client';
 import { translateError } from '../../lib/i18n';
+import { protectPosition } from '../../lib/trade-flow';
 import { authStore } from '../auth/auth-store';
 import { platformsStore } from '../platforms/platforms-store';
 import { pinCodeStore } from '../trade-tokens/pin-code-store';
 import { readTokenEnvelope } from '../trade-tokens/token-storage';
 import { withTradeTokenContent } from '../trade-tokens/token-vault';
-import { ExchangeClient } from '../../lib/exchange-client';
-import { protectPosition } from '../../lib/trade-flow';
 import { deleteTradeErrors } from './api/delete-trade-errors';
 import { setClientTradeStop } from './api/set-client-trade-stop';
 import { platformsWithLeftClientOpens, resumeClientOpens } from './client-open-journal';
@@ -73,12 +73,12 @@ function platformsWithClientErrorTrades(): string[] {
 /**
  * Best effort: the opens a page left unfinished are completed, the error trades checked, and the open ones
  * still without a stop get it; a platform without PIN, token or user is left to the server's repair; failures
- * are logged. Returns how many trades got their stop here.
+ * are logged. Returns how many trades were repaired here (opens completed, stops placed).
  */
 async function reconcileClientErrorTrades(): Promise<number> {
   const user = authStore.user;
   if (!user) return 0;
-  let protectedCount = 0;
+  let repaired = 0;
   const platforms = new Set([...platformsWithLeftClientOpens(), ...platformsWithClientErrorTrades()]);
   for (const platformUuid of platforms) {
     const platform = platformsStore.platform_dict[platformUuid];
@@ -91,36 +91,32 @@ async function reconcileClientErrorTrades(): Promise<number> {
         { pinCode, platformUuid, userTradeTokenKey: user.user_trade_token_key },
         async (credentials) => {
           const client = new ExchangeClient({ baseUrl: platform.platform_url, credentials });
-          await resumeClientOpens(platformUuid, client);
-          await reconcileClientTrades(
-            platform.platform_url,
-            credentials,
-            clientTradesToCheck(platformUuid, true),
-          );
-          protectedCount += await protectClientTrades(platformUuid, client);
+          repaired += await resumeClientOpens(platformUuid, client);
+          await reconcileClientTrades(client, clientTradesToCheck(platformUuid, true));
+          repaired += await protectClientTrades(platformUuid, client);
         },
       );
     } catch (error) {
       console.error(error);
     }
   }
-  return protectedCount;
+  return repaired;
 }
 
 /**
  * Repairs the error trades; resolves to the count repaired (the server's result.count, plus the client-mode
- * trades that got their stop from this browser), throws the call's error.
+ * opens completed and stops placed from this browser), throws the call's error.
  */
 export async function repairTradeErrors(): Promise<number> {
   // A fresh list: the client-mode trades to check are taken from it, and one opened a moment ago may not be
   // in the list this page read last.
   await loadOpenTrades();
-  const protectedHere = await reconcileClientErrorTrades();
+  const repairedHere = await reconcileClientErrorTrades();
   const count = await deleteTradeErrors({
     pin_code_by_platform_uuid: { ...pinCodeStore.pin_code_by_platform_uuid },
   });
   void loadOpenTrades();
-  return count + protectedHere;
+  return count + repairedHere;
 }
 
 /**

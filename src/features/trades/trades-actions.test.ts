@@ -38,7 +38,10 @@ const api = vi.hoisted(() => ({
   getOpenTrades: vi.fn(),
   getPlatformPreferences: vi.fn(),
 }));
-vi.mock('./api/create-client-trade', () => ({ createClientTrade: api.createClientTrade }));
+vi.mock('./api/create-client-trade', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./api/create-client-trade')>()),
+  createClientTrade: api.createClientTrade,
+}));
 vi.mock('./api/create-server-trade', () => ({ createServerTrade: api.createServerTrade }));
 vi.mock('./api/close-client-trade', () => ({ closeClientTrade: api.closeClientTrade }));
 vi.mock('./api/close-server-trade', () => ({ closeServerTrade: api.closeServerTrade }));

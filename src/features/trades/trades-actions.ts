@@ -26,7 +26,7 @@ import { withTradeTokenContent } from '../trade-tokens/token-vault';
 import { getTradeTokenLevel } from '../trade-tokens/trade-tokens-store';
 import { closeClientTrade } from './api/close-client-trade';
 import { closeServerTrade } from './api/close-server-trade';
-import { createClientTrade } from './api/create-client-trade';
+import { clientTradeRecord, createClientTrade } from './api/create-client-trade';
 import { createServerTrade } from './api/create-server-trade';
 import { updateTradeStatus } from './api/update-trade-status';
 import { runNotedClientOpen } from './client-open-journal';
@@ -172,15 +172,7 @@ async function openInClientMode(
         }),
     );
     try {
-      await createClientTrade({
-        signal_uuid: signalUuid,
-        ...preferences,
-        trade_quantity: position.trade_quantity,
-        trade_open_price: position.trade_open_price,
-        trade_order_id: position.trade_order_id,
-        trade_stop_order_id: position.trade_stop_order_id,
-        trade_stop_price: position.trade_stop_price,
-      });
+      await createClientTrade(clientTradeRecord(signalUuid, preferences, position));
     } catch (error) {
       // The position is open on the exchange but not recorded: the note stays, so the next balance read
       // records it; opening from the same card again also finds the filled order by its client id and records
