@@ -35,9 +35,8 @@ export default tseslint.config(
   },
   {
     files: [
-      'src/lib/trade-core.ts',
-      'server/src/lib/trade-core.ts',
-      'shared-core/**/*.ts',
+      'shared-core/trade-core.ts',
+      'shared-core/trade-core-node.ts',
       'tests/core/**/*.ts',
       'bench/**/*.ts',
     ],

@@ -4,7 +4,7 @@ import wasm from 'vite-plugin-wasm';
 
 // One config for the SPA build and for the unit/integration test projects.
 // The SPA loads pkg/ (wasm-pack, target bundler) through vite-plugin-wasm; Node code loads the same
-// pkg/ through server/src/lib/trade-core.ts.
+// pkg/ through shared-core/trade-core-node.ts.
 export default defineConfig({
   plugins: [react(), wasm()],
   build: { target: 'es2022', outDir: 'dist', chunkSizeWarningLimit: 800 },
@@ -27,6 +27,7 @@ export default defineConfig({
             'server/**/*.test.ts',
             'paper-exchange/**/*.test.ts',
             'contracts/**/*.test.ts',
+            'shared-core/**/*.test.ts',
             'tests/core/**/*.test.ts',
             'tests/contract/**/*.test.ts',
             'tests/exchange/**/*.test.ts',

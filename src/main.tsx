@@ -7,7 +7,7 @@ import { App } from './app/app';
 import { themeStore } from './features/theme/theme-store';
 import { installChunkReload } from './lib/chunk-reload';
 import { initI18n } from './lib/i18n';
-import { initTradeCore } from './lib/trade-core';
+import { initTradeCore } from '../shared-core/trade-core';
 
 async function boot() {
   // A deploy that replaced the chunks this page knows reloads it instead of showing the error page.

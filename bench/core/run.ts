@@ -11,7 +11,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import Decimal from 'decimal.js';
 import { argon2id } from 'hash-wasm';
-import * as core from '../../server/src/lib/trade-core';
+import * as core from '../../shared-core/trade-core-node';
 import { compare, type Result } from './measure';
 
 const SECRET = '2b5eb11e18796d12d88f13dc27dbbd02c2cc51ff7059765ed9821957d82bb4d9';

@@ -45,7 +45,7 @@ import { buildApp } from '../../server/src/app';
 import { openDatabase } from '../../server/src/db';
 import { startLiveCore } from '../../server/src/engine/live-core';
 import { followedSymbols, MarketFeed } from '../../server/src/engine/market-feed';
-import { initTradeCore } from '../../server/src/lib/trade-core';
+import { initTradeCore } from '../../shared-core/trade-core-node';
 import { PAPER_PLATFORM_UUID } from '../../server/src/services/platforms';
 import { insertTestSignal } from '../../server/src/services/testing';
 import type { Trade } from '../../contracts';

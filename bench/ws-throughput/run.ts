@@ -17,7 +17,7 @@ import { buildApp } from '../../server/src/app';
 import { openDatabase } from '../../server/src/db';
 import { startLiveCore } from '../../server/src/engine/live-core';
 import { MarketFeed } from '../../server/src/engine/market-feed';
-import { initTradeCore } from '../../server/src/lib/trade-core';
+import { initTradeCore } from '../../shared-core/trade-core-node';
 import { signUpAndLogIn } from '../../server/src/services/testing';
 
 const SOCKETS = Number(process.argv[2] ?? 1000);

@@ -13,7 +13,7 @@ import { openDatabase } from './db';
 import { leaderDuties } from './engine/leader-duties';
 import { listenForSignals, startPriceRelay } from './engine/live-core';
 import { followedSymbols, MarketFeed } from './engine/market-feed';
-import { initTradeCore } from './lib/trade-core';
+import { initTradeCore } from '../../shared-core/trade-core-node';
 import { LocalEventBus, PgEventBus, type EventBus } from './services/event-bus';
 import { PgLeadership, SoleLeadership, type Leadership } from './services/leadership';
 import {

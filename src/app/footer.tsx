@@ -6,7 +6,7 @@ import { APP_VERSION, COMMUNITY_CHAT_URL, NEWS_CHANNEL_URL, PNL_DECIMALS } from 
 import { authStore } from '../features/auth/auth-store';
 import { tradesStore } from '../features/trades/trades-store';
 import { formatFixed } from '../lib/format';
-import { compareDecimals } from '../lib/trade-core';
+import { compareDecimals } from '../../shared-core/trade-core';
 
 /** The route whose footer shows the trade badges (SPEC.md §1). */
 export const TRADE_BADGES_PATH = '/trading';

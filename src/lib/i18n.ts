@@ -13,7 +13,7 @@ import {
 import { parseOpenFailureText } from '../../contracts';
 import { StorageKey } from '../config/storage-keys';
 import { ApiError, ApiErrorKind } from './api-client';
-import { EXCHANGE_ERROR_CATALOGUE } from './exchange-errors';
+import { EXCHANGE_ERROR_CATALOGUE } from '../../shared-core/exchange-errors';
 
 function storedLanguage(): Language {
   const stored = localStorage.getItem(StorageKey.LANGUAGE);

@@ -24,7 +24,7 @@ import {
   stopPrice,
   sumDecimals,
   unrealizedPnl,
-} from '../../server/src/lib/trade-core';
+} from '../../shared-core/trade-core-node';
 
 type Json = Record<string, string>;
 const SYMBOL = 'BTCUSDT';

@@ -27,7 +27,7 @@ describe('import boundaries', () => {
     const errors = await restrictedImportErrors(code, 'src/features/trades/trade-math.ts');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain('Import pkg/ only through the trade-core wrappers.');
-    expect(await restrictedImportErrors(code, 'src/lib/trade-core.ts')).toEqual([]);
-    expect(await restrictedImportErrors(code, 'server/src/lib/trade-core.ts')).toEqual([]);
+    expect(await restrictedImportErrors(code, 'shared-core/trade-core.ts')).toEqual([]);
+    expect(await restrictedImportErrors(code, 'shared-core/trade-core-node.ts')).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // Correlation as shipped in pkg/: the table computed independently in Python, and a 30-day, 48-lag scan
 // compared at every lag with a plain TypeScript two-pass Pearson (SPEC.md §3 analysis result).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initTradeCore, lagScan, pearson, type AnalysisResult } from '../../server/src/lib/trade-core';
+import { initTradeCore, lagScan, pearson, type AnalysisResult } from '../../shared-core/trade-core-node';
 import { codeOf, vectors } from './helpers';
 
 type Doc = {

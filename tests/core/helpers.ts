@@ -2,7 +2,7 @@
 // the server takes) and reads the vector files the Rust tests read (crates/trade-core/tests/vectors), so the
 // two cannot drift.
 import { readFileSync } from 'node:fs';
-import { initTradeCore, type TradeCoreModule } from '../../server/src/lib/trade-core';
+import { initTradeCore, type TradeCoreModule } from '../../shared-core/trade-core-node';
 
 const VECTORS = new URL('../../crates/trade-core/tests/vectors/', import.meta.url);
 

@@ -1,7 +1,7 @@
 // Before initTradeCore() every function fails with one clear error; afterwards they work. This file runs in
 // its own module scope, so nothing has loaded pkg/ yet when it starts.
 import { describe, expect, it } from 'vitest';
-import { initTradeCore, isTradeCoreReady, roundDecimal, sealToken } from '../../server/src/lib/trade-core';
+import { initTradeCore, isTradeCoreReady, roundDecimal, sealToken } from '../../shared-core/trade-core-node';
 
 describe('trade-core initialisation', () => {
   it('throws a NotInitialised error before init and works after it', async () => {

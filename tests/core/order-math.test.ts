@@ -14,7 +14,7 @@ import {
   stopPrice,
   sumDecimals,
   unrealizedPnl,
-} from '../../server/src/lib/trade-core';
+} from '../../shared-core/trade-core-node';
 import { codeOf, loadRaw, vectors } from './helpers';
 
 type Case = { fn: string; args: unknown[]; expect?: string | number; error?: string; note?: string };

@@ -9,7 +9,7 @@ import {
   createSigner,
   ed25519Sign,
   hmacSign,
-} from '../../server/src/lib/trade-core';
+} from '../../shared-core/trade-core-node';
 import { codeOf, hex, loadRaw, toHex, vectors } from './helpers';
 
 type Binance = {

@@ -10,7 +10,7 @@ import {
   sealToken,
   unlockVault,
   type KdfParams,
-} from '../../server/src/lib/trade-core';
+} from '../../shared-core/trade-core-node';
 import { codeOf, hex, loadRaw, toHex, vectors } from './helpers';
 
 type Named = { name: string };

@@ -142,7 +142,7 @@ export class PaperExchange {
   }
 }
 
-/** The client order ids of a signal's trade (src/lib/trade-flow.ts clientOrderIds). */
+/** The client order ids of a signal's trade (shared-core/trade-flow.ts clientOrderIds). */
 export function clientOrderIds(signalUuid: string) {
   const key = signalUuid.replace(/-/g, '');
   return { open: `sdo${key}`, stop: `sds${key}`, close: `sdc${key}` };

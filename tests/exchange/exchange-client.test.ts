@@ -1,4 +1,4 @@
-// src/lib/exchange-client.ts's trading calls against the real paper exchange: account settings with their
+// shared-core/exchange-client.ts's trading calls against the real paper exchange: account settings with their
 // "already so" codes, position risk as decimal strings, MARKET orders, and STOP orders on the route the
 // platform takes (SPEC.md §7 /fapi/v1/order, or the Algo Order API after -4120, remembered per platform).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   ExchangeFailure,
   describeExchangeCode,
   knownStopRoute,
-} from '../../src/lib/exchange-client';
+} from '../../shared-core/exchange-client';
 import { newTrader, raw, sent, signalUuid, startExchange, type Trader } from './helpers';
 
 async function failure(promise: Promise<unknown>): Promise<ExchangeError> {

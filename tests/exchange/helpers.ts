@@ -8,8 +8,8 @@ import {
   type PaperExchangeHandle,
   type StartOptions,
 } from '../../paper-exchange/src/index';
-import { initTradeCore } from '../../server/src/lib/trade-core';
-import { ExchangeClient, type ExchangeClientOptions } from '../../src/lib/exchange-client';
+import { initTradeCore } from '../../shared-core/trade-core-node';
+import { ExchangeClient, type ExchangeClientOptions } from '../../shared-core/exchange-client';
 
 export async function startExchange(options: StartOptions = {}): Promise<PaperExchangeHandle> {
   await initTradeCore();

@@ -1,11 +1,11 @@
-// src/lib/trade-flow.ts against the real paper exchange (SPEC.md §4 "Opening a trade", "Closing a trade"):
+// shared-core/trade-flow.ts against the real paper exchange (SPEC.md §4 "Opening a trade", "Closing a trade"):
 // quantities and stop prices from trade-core, the stop on the platform's route, retries that never open
 // twice, a refused stop that closes the position again, lost answers of the market order, and the
 // reconciliation of open trades. Faults are the exchange's own (admin.setFaults), injected just before the
 // request they are meant for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaperExchangeHandle } from '../../paper-exchange/src/index';
-import { ExchangeError, ExchangeFailure, knownStopRoute } from '../../src/lib/exchange-client';
+import { ExchangeError, ExchangeFailure, knownStopRoute } from '../../shared-core/exchange-client';
 import {
   OpenFailure,
   STOP_LIMIT_OFFSET,
@@ -17,7 +17,7 @@ import {
   openPosition,
   type OpenPositionInput,
   type OpenedPosition,
-} from '../../src/lib/trade-flow';
+} from '../../shared-core/trade-flow';
 import {
   compareDecimals,
   mulDecimals,
@@ -26,7 +26,7 @@ import {
   stopPrice,
   subDecimals,
   addDecimals,
-} from '../../src/lib/trade-core';
+} from '../../shared-core/trade-core';
 import {
   lastFillPrice,
   newTrader,

@@ -10,7 +10,7 @@ import {
 } from '../../../contracts';
 import type { Database } from '../db';
 import { signals } from '../db/schema-signals';
-import { lagScan } from '../lib/trade-core';
+import { lagScan } from '../../../shared-core/trade-core-node';
 import type { Candle } from './candles';
 import type { MarketFeed } from './market-feed';
 

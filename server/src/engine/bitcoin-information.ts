@@ -4,10 +4,9 @@
 // - trend_prediction: the forecast move over the next PREDICTION_HORIZON_MINUTES in percent (prediction.ts);
 //   0 while the model has not seen enough minutes to forecast.
 import type { BitcoinPublicInformation, BitcoinPublicTrendData } from '../../../contracts';
-import type { MarketFeed } from './market-feed';
+import { BITCOIN_SYMBOL, type MarketFeed } from './market-feed';
 import { PREDICTION_HORIZON_MINUTES } from './prediction';
 
-export const BITCOIN_SYMBOL = 'BTCUSDT';
 /** Minutes of trend data a chart gets: the last four hours. */
 export const TREND_DATA_MINUTES = 240;
 

@@ -11,7 +11,7 @@ import { trades } from '../db/schema-trades';
 import { ensureHouseAccount, HOUSE_USER_UUID, type HouseAccount } from '../services/house';
 import { PAPER_PLATFORM_UUID } from '../services/platforms';
 import { createTestApp, type TestApp } from '../services/testing';
-import { BITCOIN_SYMBOL } from './bitcoin-information';
+import { BITCOIN_SYMBOL } from './market-feed';
 import { needsBackfill } from './backfill';
 import { backfillFirstStart, type FirstStartSummary } from './house-backfill';
 import { HouseFollower } from './house-follower';

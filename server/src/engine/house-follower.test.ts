@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../paper-exchange/src/index';
 import { tradeListAnswer, type SignalDirection } from '../../../contracts';
-import { ExchangeClient } from '../../../src/lib/exchange-client';
+import { ExchangeClient } from '../../../shared-core/exchange-client';
 import { serverSecrets, tradeTokens } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
 import {

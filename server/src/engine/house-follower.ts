@@ -21,7 +21,7 @@ import {
   TradeUiStatus,
   type ClosingTradeStatus,
 } from '../../../contracts';
-import { ExchangeClient } from '../../../src/lib/exchange-client';
+import { ExchangeClient } from '../../../shared-core/exchange-client';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';

@@ -8,7 +8,7 @@ import type { SignalDirection } from '../../../contracts';
 import { openDatabase, type DatabaseHandle } from '../db';
 import { statisticTradeDays, statisticTradePoints } from '../db/schema-statistics';
 import { trades } from '../db/schema-trades';
-import { initTradeCore } from '../lib/trade-core';
+import { initTradeCore } from '../../../shared-core/trade-core-node';
 import { ensureHouseUser, HOUSE_USER_UUID } from '../services/house';
 import { DEFAULT_PLATFORM_PREFERENCES } from '../services/preferences';
 import { SecretBox } from '../services/secret-box';

@@ -27,7 +27,7 @@ import {
 } from '../../../contracts';
 import type { Database } from '../db';
 import { trades, type NewTradeRow } from '../db/schema-trades';
-import { compareDecimals, mulDecimals, orderQuantity, stopPrice } from '../lib/trade-core';
+import { compareDecimals, mulDecimals, orderQuantity, stopPrice } from '../../../shared-core/trade-core-node';
 import { initialTrailingLevel, pnlAndRoe, priceDirection } from '../services/trade-math';
 import { insertInBulk, type ReplayConsumer } from './backfill';
 import type { Candle } from './candles';

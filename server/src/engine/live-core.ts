@@ -19,9 +19,9 @@ import type { Database } from '../db';
 import type { SocketHub } from '../plugins/websocket';
 import type { EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
-import { BITCOIN_SYMBOL, bitcoinInformation } from './bitcoin-information';
+import { bitcoinInformation } from './bitcoin-information';
 import { CANDLE_WINDOW } from './market-analytics';
-import type { CandleEvent, MarketFeed, MarkPriceTick } from './market-feed';
+import { BITCOIN_SYMBOL, type CandleEvent, type MarketFeed, type MarkPriceTick } from './market-feed';
 import { SignalEngine } from './signal-engine';
 import {
   followingPlatforms,

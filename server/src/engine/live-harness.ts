@@ -5,7 +5,7 @@ import { buildPaperExchange } from '../../../paper-exchange/src/index';
 import { D } from '../../../paper-exchange/src/num';
 import { buildApp } from '../app';
 import { openDatabase } from '../db';
-import { initTradeCore } from '../lib/trade-core';
+import { initTradeCore } from '../../../shared-core/trade-core-node';
 import { MINUTE_MS } from './candles';
 import { startLiveCore } from './live-core';
 import { MarketFeed, type CandleEvent } from './market-feed';

@@ -7,8 +7,10 @@ import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import { candleFromKlineRow, candleFromStreamKline, MINUTE_MS, type Candle } from './candles';
 import { fetchExchangeSymbols } from '../services/symbols';
-import { BITCOIN_SYMBOL } from './bitcoin-information';
 import { CANDLE_WINDOW, MarketAnalytics } from './market-analytics';
+
+/** The symbol the feed always follows: bitcoin's price and trend are public (SPEC.md §3). */
+export const BITCOIN_SYMBOL = 'BTCUSDT';
 
 export interface MarkPriceTick {
   symbol: string;

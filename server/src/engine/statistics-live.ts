@@ -9,8 +9,7 @@ import { TradeStatus } from '../../../contracts';
 import type { Database } from '../db';
 import type { StatisticTradePointRow } from '../db/schema-statistics';
 import { trades } from '../db/schema-trades';
-import { BITCOIN_SYMBOL } from './bitcoin-information';
-import type { MarketFeed } from './market-feed';
+import { BITCOIN_SYMBOL, type MarketFeed } from './market-feed';
 import {
   DAY_MS,
   ITEM_WINDOW_DAYS,

@@ -13,7 +13,7 @@ import {
   type StatisticTradePointRow,
 } from '../db/schema-statistics';
 import { insertInBulk, type ReplayConsumer } from './backfill';
-import { BITCOIN_SYMBOL } from './bitcoin-information';
+import { BITCOIN_SYMBOL } from './market-feed';
 import type { Candle } from './candles';
 import type { HouseReplay } from './house-replay';
 import { DAY_MS, STATISTIC_POINT_MS, statisticItem, statisticPoint, type StatisticTrade } from './statistics';

@@ -8,7 +8,7 @@ import { trades, type NewTradeRow } from '../db/schema-trades';
 import { ensureHouseUser, HOUSE_USER_UUID } from '../services/house';
 import { BINANCE_PLATFORM_UUID } from '../services/platforms';
 import { createTestApp, ensureTestSymbol, signUpAndLogIn, type TestApp } from '../services/testing';
-import { initTradeCore } from '../lib/trade-core';
+import { initTradeCore } from '../../../shared-core/trade-core-node';
 import { initialTrailingLevel } from '../services/trade-math';
 import { DAY_MS, sideOf, statisticItem, statisticPoint, utcDate, type StatisticTrade } from './statistics';
 import { StatisticsRecorder } from './statistics-live';

@@ -22,7 +22,7 @@ import {
   type StatisticTradePointRow,
 } from '../db/schema-statistics';
 import { trades, type TradeRow } from '../db/schema-trades';
-import { roePercent, roundDecimal, sumDecimals } from '../lib/trade-core';
+import { roePercent, roundDecimal, sumDecimals } from '../../../shared-core/trade-core-node';
 import { PERCENT_DECIMALS, positionMargin } from '../services/trade-math';
 
 export const STATISTIC_POINT_MS = 5 * 60_000;

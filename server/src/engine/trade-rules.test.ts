@@ -3,7 +3,7 @@
 // protective one first, signal marks and which status may replace which.
 // A BUY of 0.002 at 97000 with 10× leverage: ROE = (price / 97000 − 1) × 1000 %.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initTradeCore } from '../lib/trade-core';
+import { initTradeCore } from '../../../shared-core/trade-core-node';
 import {
   applyPrice,
   mayMark,

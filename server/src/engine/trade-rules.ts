@@ -14,7 +14,7 @@
 //   direction, else REVERSE_SIGNAL.
 // - A UI status never replaces another one, except STOP_LOSS and TREILING_STOP replacing DIRECTION_SIGNAL.
 import { TradeUiStatus, type SignalDirection } from '../../../contracts';
-import { compareDecimals } from '../lib/trade-core';
+import { compareDecimals } from '../../../shared-core/trade-core-node';
 import {
   percentText,
   pnlAndRoe,

@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import { issueAccessToken, verifyAccessToken } from '../services/access-token';
 import { getOrCreateSecret } from '../services/server-secrets';
 import { SessionStore } from '../services/sessions';
-import { HttpError } from './errors';
+import { HttpError } from '../http-error';
 
 declare module 'fastify' {
   interface FastifyInstance {

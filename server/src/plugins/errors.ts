@@ -3,15 +3,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { HttpError } from '../http-error';
 
 /** True when a string anywhere in a parsed body, query or params holds a NUL character. */
 function hasNul(value: unknown, depth = 0): boolean {

@@ -1,4 +1,4 @@
-// src/lib/exchange-client.ts against the real paper exchange (and two bare sockets for the transport
+// shared-core/exchange-client.ts against the real paper exchange (and two bare sockets for the transport
 // failures): signed calls with X-MBX-APIKEY and recvWindow 10000, SPEC.md §8's catalogue, errors named by
 // the operation. It lives here because the node test project runs it; the module is shared with the SPA.
 import http from 'node:http';
@@ -13,8 +13,8 @@ import {
   ExchangeErrorType,
   ExchangeFailure,
   describeExchangeCode,
-} from '../../../src/lib/exchange-client';
-import { initTradeCore } from '../lib/trade-core';
+} from '../../../shared-core/exchange-client';
+import { initTradeCore } from '../../../shared-core/trade-core-node';
 
 let exchange: PaperExchangeHandle;
 let credentials: { api_key: string; api_secret: string };

@@ -12,7 +12,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { PIN_CODE_LENGTH } from '../../../contracts';
-import { ExchangeClient, ExchangeError, ExchangeFailure } from '../../../src/lib/exchange-client';
+import { ExchangeClient, ExchangeError, ExchangeFailure } from '../../../shared-core/exchange-client';
 import type { Database } from '../db';
 import { serverSecrets, users } from '../db/schema';
 import { findPlatform, type PlatformRecord } from './platforms';

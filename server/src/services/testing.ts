@@ -13,7 +13,7 @@ import { platforms, symbols } from '../db/schema';
 import { neurons } from '../db/schema-signals';
 import { MarketFeed } from '../engine/market-feed';
 import { insertSignal, type SignalRow, type SymbolRow } from '../engine/signal-store';
-import { initTradeCore } from '../lib/trade-core';
+import { initTradeCore } from '../../../shared-core/trade-core-node';
 import { BINANCE_PLATFORM_UUID } from './platforms';
 
 export interface TestExchange {

@@ -3,11 +3,10 @@
 // the repair of error trades live in trade-reconciler.ts. Rules: docs/decisions.md "Trading".
 import { and, eq } from 'drizzle-orm';
 import { TradeStatus, type ClosingTradeStatus, type TradeCalculated } from '../../../contracts';
-import { ExchangeError, ExchangeFailure } from '../../../src/lib/exchange-client';
 import type { Database } from '../db';
 import { trades, type TradeRow } from '../db/schema-trades';
 import type { TradeMonitor } from '../engine/trade-monitor';
-import { HttpError } from '../plugins/errors';
+import { HttpError } from '../http-error';
 import type { SocketHub } from '../plugins/websocket';
 import { OpenTradesView } from './open-trades-view';
 import { pnlAndRoe, priceDirection } from './trade-math';
@@ -18,18 +17,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     tradeDesk: TradeDesk;
   }
-}
-
-/** The HTTP answer for an exchange failure: 400 with the catalogue text when refused, 502 otherwise. */
-export function exchangeHttpError(error: ExchangeError): HttpError {
-  // A refusal is the exchange's answer to this request (a code, HTTP 4xx): the trader's request cannot be
-  // carried out, 400. No answer, an unreadable one, or the exchange failing (HTTP 5xx, even with a code such
-  // as -1001) is a bad gateway, 502.
-  const refused =
-    error.failure === ExchangeFailure.EXCHANGE &&
-    error.code !== undefined &&
-    (error.status === undefined || error.status < 500);
-  return new HttpError(refused ? 400 : 502, error.message);
 }
 
 export interface TradeDeskOptions {

@@ -13,7 +13,7 @@ import {
   stopPrice,
   subDecimals,
   unrealizedPnl,
-} from '../lib/trade-core';
+} from '../../../shared-core/trade-core-node';
 
 /** ROE and percent levels are shown with 2 decimals (SPEC.md §9) and compared at that precision. */
 export const PERCENT_DECIMALS = 2;

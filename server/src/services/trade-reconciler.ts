@@ -6,20 +6,26 @@
 // its market order (a server killed mid-open, docs/decisions.md "Faults") gets its stop placed then. Every change
 // is pushed to the owner's sockets.
 import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
-import { TradeError, TradeStatus, TradeTokenMessage } from '../../../contracts';
-import { ExchangeClient, ExchangeError } from '../../../src/lib/exchange-client';
+import {
+  TradeError,
+  TradeStatus,
+  TradeTokenMessage,
+  type ClosingTradeStatus,
+  type TradeCalculated,
+} from '../../../contracts';
+import { ExchangeClient, ExchangeError } from '../../../shared-core/exchange-client';
 import {
   checkPositions,
   protectPosition,
   type PositionCheck,
   type ProtectedPosition,
-} from '../../../src/lib/trade-flow';
+} from '../../../shared-core/trade-flow';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
-import { compareDecimals } from '../lib/trade-core';
-import { HttpError } from '../plugins/errors';
-import { exchangeHttpError, type TradeDesk } from './trade-desk';
+import type { TradeMonitor } from '../engine/trade-monitor';
+import { compareDecimals } from '../../../shared-core/trade-core-node';
+import { exchangeHttpError, HttpError } from '../http-error';
 import type { TradeTokenAccess } from './trade-token-access';
 import { WrongPinError, touchTradeToken } from './trade-tokens';
 import {
@@ -37,6 +43,24 @@ export const STALE_OPENING_MS = 60_000;
 
 type Check = { mode: 'repair' | 'reconcile' };
 
+/**
+ * What the reconciler needs of the trade desk (services/trade-desk.ts builds the reconciler and is one): the
+ * busy marks of the trades, the monitor, and recording a close. Declared here so the reconciler does not
+ * import the desk.
+ */
+export interface ClosingDesk {
+  claim(tradeUuids: readonly string[]): string[];
+  release(tradeUuids: readonly string[]): void;
+  readonly monitor: TradeMonitor;
+  recordClose(
+    found: TradeWithSymbol,
+    status: ClosingTradeStatus,
+    closePrice: string,
+  ): Promise<TradeRow | undefined>;
+  notify(userUuid: string, tradeUuid: string, calculated: TradeCalculated): void;
+  currentPriceOf(found: TradeWithSymbol): string;
+}
+
 export interface TradeReconcilerOptions {
   db: Database;
   log: { warn(obj: object, msg: string): void };
@@ -47,7 +71,7 @@ export class TradeReconciler {
   private readonly background = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly desk: TradeDesk,
+    private readonly desk: ClosingDesk,
     private readonly options: TradeReconcilerOptions,
   ) {}
 

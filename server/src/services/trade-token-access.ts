@@ -3,7 +3,7 @@
 // server a 5-character PIN is all that stands between a stolen access token and the exchange key.
 import type { TradeTokenContent } from '../../../contracts';
 import type { Database } from '../db';
-import { HttpError } from '../plugins/errors';
+import { HttpError } from '../http-error';
 import { findPlatform, type PlatformRecord } from './platforms';
 import { RateLimiter } from './rate-limiter';
 import { WrongPinError, findTradeToken, openTradeToken, type TradeTokenRow } from './trade-tokens';

@@ -12,7 +12,7 @@ import {
 } from '../../../contracts';
 import type { Database } from '../db';
 import { tradeTokens } from '../db/schema';
-import { openToken, rekeyToken, sealToken } from '../lib/trade-core';
+import { openToken, rekeyToken, sealToken } from '../../../shared-core/trade-core-node';
 
 export type TradeTokenRow = typeof tradeTokens.$inferSelect;
 

@@ -17,7 +17,7 @@ import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { signals } from '../db/schema-signals';
 import { trades, type NewTradeRow, type TradeRow } from '../db/schema-trades';
-import { HttpError } from '../plugins/errors';
+import { HttpError } from '../http-error';
 import { findPlatform, type PlatformRecord } from './platforms';
 import { expectedStopPrice, initialTrailingLevel } from './trade-math';
 

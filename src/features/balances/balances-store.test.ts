@@ -4,7 +4,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ETH_UUID, PLATFORM_UUID } from '../../app/testing/live-fixtures';
 import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
-import { checkPositions } from '../../lib/trade-flow';
+import { checkPositions } from '../../../shared-core/trade-flow';
 import { authStore, resetAuthStore } from '../auth/auth-store';
 import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';
 import { resetPreferencesStore } from '../preferences/preferences-store';
@@ -21,8 +21,8 @@ vi.mock('./api/get-exchange-account-balance', () => ({ getExchangeAccountBalance
 vi.mock('./api/get-account-balance', () => ({ getAccountBalance: vi.fn() }));
 vi.mock('../trades/api/close-client-trade', () => ({ closeClientTrade: vi.fn(async () => undefined) }));
 vi.mock('../trades/api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
-vi.mock('../../lib/trade-flow', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../lib/trade-flow')>()),
+vi.mock('../../../shared-core/trade-flow', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../shared-core/trade-flow')>()),
   checkPositions: vi.fn(),
 }));
 

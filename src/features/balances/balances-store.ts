@@ -5,7 +5,7 @@ import { proxy } from 'valtio';
 import type { AccountBalance } from '../../../contracts/balances';
 import { TradeSide } from '../../../contracts/preferences';
 import { TradeTokenLevel } from '../../../contracts/trade-tokens';
-import { sumDecimals } from '../../lib/trade-core';
+import { sumDecimals } from '../../../shared-core/trade-core';
 import { authStore } from '../auth/auth-store';
 import { addNotification, NotificationType } from '../notifications/notifications-store';
 import { platformsStore } from '../platforms/platforms-store';

@@ -3,7 +3,7 @@
 import { proxy } from 'valtio';
 import type { Trade } from '../../../contracts';
 import { DAY_END_MS_OF_SECOND } from '../../config/constants';
-import { sumDecimals } from '../../lib/trade-core';
+import { sumDecimals } from '../../../shared-core/trade-core';
 import { getTradesHistory } from './api/get-trades-history';
 
 export interface DateRange {

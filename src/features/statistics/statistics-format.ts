@@ -2,7 +2,7 @@
 // tests use them without loading nivo. Sums of ROE go through trade-core's exact decimals, never through
 // binary floating point; see README.md beside this file for the chart decisions.
 import type { StatisticTradeItem, StatisticTradePoint } from '../../../contracts';
-import { addDecimals, sumDecimals, type DecimalText } from '../../lib/trade-core';
+import { addDecimals, sumDecimals, type DecimalText } from '../../../shared-core/trade-core';
 
 /** One last-day point represents this many minutes (SPEC.md §9). */
 export const STATISTIC_POINT_MINUTES = 5;

@@ -6,7 +6,7 @@ import {
   TradeTokenMessage,
   type TradeTokenContent,
 } from '../../../contracts/trade-tokens';
-import { openToken, rekeyToken, sealToken } from '../../lib/trade-core';
+import { openToken, rekeyToken, sealToken } from '../../../shared-core/trade-core';
 
 export interface VaultKey {
   pinCode: string;

@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
 import { TradeSide } from '../../../contracts/preferences';
 import { TradeTokenMessage } from '../../../contracts/trade-tokens';
-import { openToken } from '../../lib/trade-core';
+import { openToken } from '../../../shared-core/trade-core';
 import { authStore, resetAuthStore } from '../auth/auth-store';
 import { balancesStore, resetBalancesStore } from '../balances/balances-store';
 import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';
@@ -32,7 +32,7 @@ const api = vi.hoisted(() => ({
 vi.mock('./api/get-trade-token', () => ({ getTradeToken: api.getTradeToken }));
 vi.mock('./api/create-trade-token', () => ({ createTradeToken: api.createTradeToken }));
 vi.mock('./api/revoke-trade-token', () => ({ revokeTradeToken: api.revokeTradeToken }));
-vi.mock('../../lib/exchange-client', () => ({ getAccount: api.getAccount }));
+vi.mock('../../../shared-core/exchange-client', () => ({ getAccount: api.getAccount }));
 vi.mock('../balances/api/get-account-balance', () => ({ getAccountBalance: api.getAccountBalance }));
 
 const PLATFORM = '11111111-1111-4111-8111-111111111111';

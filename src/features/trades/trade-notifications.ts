@@ -1,7 +1,7 @@
 // How trading failures become notifications (SPEC.md §8, DESIGN.md "Errors that a user can act on become a
 // notification with a translated message"). Description lines are message keys or plain strings.
 import { ApiError } from '../../lib/api-client';
-import { ExchangeError, ExchangeFailure } from '../../lib/exchange-client';
+import { ExchangeError, ExchangeFailure } from '../../../shared-core/exchange-client';
 import { translateError, translateExchangeText } from '../../lib/i18n';
 import { addNotification, NotificationType } from '../notifications/notifications-store';
 

@@ -4,8 +4,8 @@
 // with lib/trade-flow.ts checkPositions and the ones the exchange closed are reported to the server. The
 // balance read also completes the client-mode opens a closed page left unfinished (client-open-journal.ts).
 import { TradeSide } from '../../../contracts';
-import { ExchangeClient, type ExchangeCredentials } from '../../lib/exchange-client';
-import { checkPositions, type PositionCheckInput } from '../../lib/trade-flow';
+import { ExchangeClient, type ExchangeCredentials } from '../../../shared-core/exchange-client';
+import { checkPositions, type PositionCheckInput } from '../../../shared-core/trade-flow';
 import { closeClientTrade } from './api/close-client-trade';
 import { resumeClientOpens } from './client-open-journal';
 import { removeTrade, scheduleOpenTradesRefetch, tradesStore } from './trades-store';

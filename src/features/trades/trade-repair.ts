@@ -5,9 +5,9 @@
 import type { TFunction } from 'i18next';
 import { TradeError, TradeSide } from '../../../contracts';
 import { ApiError, ApiErrorKind, UNKNOWN_ERROR_MESSAGE } from '../../lib/api-client';
-import { ExchangeClient } from '../../lib/exchange-client';
+import { ExchangeClient } from '../../../shared-core/exchange-client';
 import { translateError } from '../../lib/i18n';
-import { protectPosition } from '../../lib/trade-flow';
+import { protectPosition } from '../../../shared-core/trade-flow';
 import { authStore } from '../auth/auth-store';
 import { platformsStore } from '../platforms/platforms-store';
 import { pinCodeStore } from '../trade-tokens/pin-code-store';

@@ -11,8 +11,8 @@ import {
   ExchangeClient,
   ExchangeError,
   ExchangeFailure,
-} from '../../lib/exchange-client';
-import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../lib/trade-flow';
+} from '../../../shared-core/exchange-client';
+import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../../shared-core/trade-flow';
 import { authStore, resetAuthStore } from '../auth/auth-store';
 import { notificationsStore, resetNotificationsStore } from '../notifications/notifications-store';
 import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';
@@ -50,8 +50,8 @@ vi.mock('./api/get-open-trades', () => ({ getOpenTrades: api.getOpenTrades }));
 vi.mock('../preferences/api/get-platform-preferences', () => ({
   getPlatformPreferences: api.getPlatformPreferences,
 }));
-vi.mock('../../lib/trade-flow', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../lib/trade-flow')>()),
+vi.mock('../../../shared-core/trade-flow', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../shared-core/trade-flow')>()),
   openPosition: vi.fn(),
   closePosition: vi.fn(),
   checkPositions: vi.fn(),

@@ -11,8 +11,8 @@ import {
   type Trade,
 } from '../../../contracts';
 import { ApiError, ApiErrorKind } from '../../lib/api-client';
-import { ExchangeClient } from '../../lib/exchange-client';
-import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../lib/trade-flow';
+import { ExchangeClient } from '../../../shared-core/exchange-client';
+import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../../shared-core/trade-flow';
 import { authStore } from '../auth/auth-store';
 import { addNotification, NotificationType } from '../notifications/notifications-store';
 import { platformsStore } from '../platforms/platforms-store';

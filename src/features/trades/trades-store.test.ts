@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { BTC_UUID, byUuid, ETH_UUID, makeSignal } from '../../app/testing/live-fixtures';
 import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
 import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
-import { compareDecimals, sumDecimals } from '../../lib/trade-core';
+import { compareDecimals, sumDecimals } from '../../../shared-core/trade-core';
 import { pushSignals, resetSignalsStore, signalsStore } from '../signals/signals-store';
 import { getOpenTrades } from './api/get-open-trades';
 import { makeCalculated, makeTrade } from './testing/trade-fixtures';

@@ -6,7 +6,7 @@
 import { proxy } from 'valtio';
 import { TradeStatus, type Trade, type TradeCalculated, type TradeTrendData } from '../../../contracts';
 import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
-import { addDecimals, possibleLoss, subDecimals, sumDecimals } from '../../lib/trade-core';
+import { addDecimals, possibleLoss, subDecimals, sumDecimals } from '../../../shared-core/trade-core';
 import { removeSignal } from '../signals/signals-store';
 import { getOpenTrades } from './api/get-open-trades';
 import { getTradeTrendByUuid } from './api/get-trade-trend-by-uuid';

@@ -9,9 +9,9 @@ import {
   errorBody,
   getAccountBalanceBody,
 } from '../../../../contracts';
-import { ExchangeClient, ExchangeError, ExchangeFailure } from '../../../../src/lib/exchange-client';
+import { ExchangeClient, ExchangeError, ExchangeFailure } from '../../../../shared-core/exchange-client';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import { WrongPinError, touchTradeToken } from '../../services/trade-tokens';
 

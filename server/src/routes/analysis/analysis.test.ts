@@ -7,7 +7,7 @@ import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-
 import { signals } from '../../db/schema-signals';
 import { NEURONS } from '../../engine/neurons';
 import { seedNeurons, symbolsByPair } from '../../engine/signal-store';
-import { lagScan } from '../../lib/trade-core';
+import { lagScan } from '../../../../shared-core/trade-core-node';
 import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
 import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
 

@@ -6,7 +6,7 @@ import { analysisRequest, errorBody, getAnalysisAnswer } from '../../../../contr
 import { analyseRange, MarketDataUnavailableError } from '../../engine/analysis';
 import type { MarketFeed } from '../../engine/market-feed';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 
 export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (app, { feed }) => {
   app.addHook('onRequest', app.authenticate);

@@ -14,7 +14,7 @@ import {
   websocketTokenAnswer,
 } from '../../../../contracts';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import { RateLimiter } from '../../services/rate-limiter';
 import { REFRESH_TOKEN_TTL_MS, WEBSOCKET_TOKEN_TTL_MS } from '../../services/sessions';
 import { checkCredentials, findUser, normalizeEmail, userTradeTokenKey } from '../../services/users';

@@ -9,7 +9,7 @@ import {
   paperAccount,
 } from '../../../../contracts';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 
 const ADMIN_TIMEOUT_MS = 5000;
 

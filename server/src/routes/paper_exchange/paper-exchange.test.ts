@@ -1,7 +1,7 @@
 // POST /api/paper_exchange/create_account/: a funded account on the embedded paper exchange.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
-import { getAccount } from '../../../../src/lib/exchange-client';
+import { getAccount } from '../../../../shared-core/exchange-client';
 import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
 
 let exchange: PaperExchangeHandle;

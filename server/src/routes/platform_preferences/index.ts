@@ -8,7 +8,7 @@ import {
   setPlatformPreferencesBody,
 } from '../../../../contracts';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import { findPlatform } from '../../services/platforms';
 import { getPlatformPreferences, setPlatformPreferences } from '../../services/preferences';
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getBitcoinPublicInformationAnswer, getBitcoinPublicTrendDataAnswer } from '../../../../contracts';
 import { bitcoinInformation, bitcoinTrendData } from '../../engine/bitcoin-information';
 import type { MarketFeed } from '../../engine/market-feed';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import { statisticsRoutes } from './statistics';
 
 export const publicRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (app, { feed }) => {

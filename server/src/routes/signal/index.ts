@@ -17,7 +17,7 @@ import { ACCURACY_WINDOW } from '../../engine/signal-engine';
 import { findNeuron, findSignal, toSignalRecord, trackRecordOf } from '../../engine/signal-store';
 import { symbols } from '../../db/schema';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import { eq } from 'drizzle-orm';
 import { recentSignalsFor } from './recent-signals';
 

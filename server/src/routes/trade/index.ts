@@ -17,7 +17,7 @@ import {
 import { candlePointOf, MINUTE_MS } from '../../engine/candles';
 import type { MarketFeed } from '../../engine/market-feed';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import { priceAtRoe } from '../../services/trade-math';
 import {

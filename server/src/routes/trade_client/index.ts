@@ -11,7 +11,7 @@ import {
   tradeAnswer,
 } from '../../../../contracts';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import {
   TRADE_ALREADY_CLOSED,
   calculatedOf,

@@ -1,5 +1,5 @@
 // /api/trade_server/* (SPEC.md §4 "Opening a trade", "Closing a trade", server mode; §7): the server opens
-// the trade token with the PIN and runs the shared exchange steps (src/lib/trade-flow.ts) itself.
+// the trade token with the PIN and runs the shared exchange steps (shared-core/trade-flow.ts) itself.
 // Opening stores the trade first (phase 'opening'; one trade per signal and user), so a retried create can
 // never open a second position; what the exchange answered decides what is kept (docs/decisions.md "Trading").
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -13,7 +13,7 @@ import {
   errorBody,
   tradeAnswer,
 } from '../../../../contracts';
-import { ExchangeClient, ExchangeError } from '../../../../src/lib/exchange-client';
+import { ExchangeClient, ExchangeError } from '../../../../shared-core/exchange-client';
 import {
   OpenFailure,
   TradeOpenError,
@@ -22,11 +22,11 @@ import {
   openPosition,
   type ClosedPosition,
   type OpenedPosition,
-} from '../../../../src/lib/trade-flow';
+} from '../../../../shared-core/trade-flow';
 import type { TradeRow } from '../../db/schema-trades';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
-import { exchangeHttpError } from '../../services/trade-desk';
+import { HttpError } from '../../http-error';
+import { exchangeHttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import { WrongPinError, touchTradeToken } from '../../services/trade-tokens';
 import {

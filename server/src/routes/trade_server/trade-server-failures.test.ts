@@ -3,8 +3,8 @@
 // confirmed (kept as open_incomplete for Repair, 502).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ExchangeError, ExchangeFailure } from '../../../../src/lib/exchange-client';
-import * as tradeFlow from '../../../../src/lib/trade-flow';
+import { ExchangeError, ExchangeFailure } from '../../../../shared-core/exchange-client';
+import * as tradeFlow from '../../../../shared-core/trade-flow';
 import { trades } from '../../db/schema-trades';
 import { BINANCE_PLATFORM_UUID } from '../../services/platforms';
 import {
@@ -15,7 +15,7 @@ import {
   type TestApp,
 } from '../../services/testing';
 
-vi.mock('../../../../src/lib/trade-flow', async (importOriginal) => {
+vi.mock('../../../../shared-core/trade-flow', async (importOriginal) => {
   const actual = await importOriginal<typeof tradeFlow>();
   return { ...actual, openPosition: vi.fn() };
 });

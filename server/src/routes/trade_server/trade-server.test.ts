@@ -5,10 +5,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
 import { TradeTokenMessage, tradeAnswer, tradeTrendAnswer } from '../../../../contracts';
-import { ExchangeClient } from '../../../../src/lib/exchange-client';
-import { clientOrderIds } from '../../../../src/lib/trade-flow';
+import { ExchangeClient } from '../../../../shared-core/exchange-client';
+import { clientOrderIds } from '../../../../shared-core/trade-flow';
 import { trades } from '../../db/schema-trades';
-import { unrealizedPnl } from '../../lib/trade-core';
+import { unrealizedPnl } from '../../../../shared-core/trade-core-node';
 import { PAPER_PLATFORM_UUID } from '../../services/platforms';
 import {
   TEST_TRADE_SETTINGS,

@@ -14,7 +14,7 @@ import {
   tradeTokenAnswer,
 } from '../../../../contracts';
 import { bearerSecurity } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import {
   WrongPinError,

@@ -1,7 +1,7 @@
 // POST /api/user/: sign-up (SPEC.md §5 rules, checked here as in the SPA's form).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody, signupAnswer, signupBody } from '../../../../contracts';
-import { HttpError } from '../../plugins/errors';
+import { HttpError } from '../../http-error';
 import { DuplicateEmailError, createUser } from '../../services/users';
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -7,7 +7,7 @@ import { StatusBadge } from '../../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { formatDate, formatDateTime } from '../../../lib/i18n';
-import { compareDecimals } from '../../../lib/trade-core';
+import { compareDecimals } from '../../../../shared-core/trade-core';
 import { signTone, TradeDirection } from '../../trades/components/open-trades-table';
 import {
   historyStore,

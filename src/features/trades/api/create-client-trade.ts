@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CreateClientTradeBody, PlatformPreferences } from '../../../../contracts';
 import { apiPost } from '../../../lib/api-client';
-import type { OpenedPosition } from '../../../lib/trade-flow';
+import type { OpenedPosition } from '../../../../shared-core/trade-flow';
 
 /**
  * The record of a position this browser opened: its signal, the trade settings it was opened with, and what the

@@ -7,7 +7,7 @@ import { DirectionIcon, Loader } from '../../../components/ui';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS, VIRTUAL_ROWS_FROM } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
-import { compareDecimals } from '../../../lib/trade-core';
+import { compareDecimals } from '../../../../shared-core/trade-core';
 import { TradeTokenLevel } from '../../trade-tokens/token-level';
 import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
 import { closeTrade } from '../trades-actions';

@@ -5,8 +5,8 @@ import { ETH_UUID, PLATFORM_UUID } from '../../../app/testing/live-fixtures';
 import { initTestI18n } from '../../../app/testing/i18n-test';
 import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
 import { ApiError, ApiErrorKind } from '../../../lib/api-client';
-import { ExchangeClient } from '../../../lib/exchange-client';
-import { checkPositions } from '../../../lib/trade-flow';
+import { ExchangeClient } from '../../../../shared-core/exchange-client';
+import { checkPositions } from '../../../../shared-core/trade-flow';
 import { authStore, resetAuthStore } from '../../auth/auth-store';
 import { platformsStore, resetPlatformsStore } from '../../platforms/platforms-store';
 import { putPinCode, resetPinCodeStore } from '../../trade-tokens/pin-code-store';
@@ -22,8 +22,8 @@ import { RepairTradesBox } from './repair-trades-box';
 vi.mock('../api/delete-trade-errors', () => ({ deleteTradeErrors: vi.fn() }));
 vi.mock('../api/close-client-trade', () => ({ closeClientTrade: vi.fn(async () => undefined) }));
 vi.mock('../api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
-vi.mock('../../../lib/trade-flow', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/trade-flow')>()),
+vi.mock('../../../../shared-core/trade-flow', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../../shared-core/trade-flow')>()),
   checkPositions: vi.fn(),
 }));
 

@@ -1,16 +1,16 @@
 // trade-core for Node (the server, tests/core, bench/core): loads the same pkg/ the SPA ships and binds it
-// to the one set of typed wrappers in src/lib/trade-core.ts, so server and browser share every function,
+// to the one set of typed wrappers in shared-core/trade-core.ts, so server and browser share every function,
 // unit and error code. pkg/ is wasm-pack `--target bundler` output, whose entry imports the .wasm as an ES
 // module; Node cannot, so this file instantiates the .wasm itself with the generated glue as its imports.
 import { readFile } from 'node:fs/promises';
-import { bindTradeCore, isTradeCoreReady, type TradeCoreModule } from '../../../src/lib/trade-core';
+import { bindTradeCore, isTradeCoreReady, type TradeCoreModule } from './trade-core';
 
-export * from '../../../src/lib/trade-core';
+export * from './trade-core';
 
 /** The generated glue (pkg/trade_core_bg.js): the module's functions plus the hook that receives the instance. */
 type Glue = TradeCoreModule & { __wbg_set_wasm(exports: WebAssembly.Exports): void };
 
-const PKG_DIR = new URL('../../../pkg/', import.meta.url);
+const PKG_DIR = new URL('../pkg/', import.meta.url);
 let loading: Promise<void> | null = null;
 
 async function load(pkgDir: URL): Promise<void> {

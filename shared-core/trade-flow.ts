@@ -5,7 +5,7 @@
 //
 // Every order carries a client id made from the signal (clientOrderIds), so a retried open or close finds
 // what an earlier attempt did instead of doing it twice.
-import type { ClosingTradeStatus, SignalDirection } from '../../contracts';
+import type { ClosingTradeStatus, SignalDirection } from '../contracts';
 import { ExchangeError, ExchangeFailure } from './exchange-client';
 import type {
   ExchangeClient,

@@ -1,9 +1,9 @@
 // The typed face of trade-core (crates/trade-core → pkg/): the one implementation of the token vault,
 // request signing, exact order math and correlation (DESIGN.md "The parts"). This is the only SPA file that
-// imports pkg/; server/src/lib/trade-core.ts loads the same pkg/ in Node and re-exports these functions, so
+// imports pkg/; shared-core/trade-core-node.ts loads the same pkg/ in Node and re-exports these functions, so
 // browser and server compute identical numbers. Every function throws before initTradeCore() has run, and
 // every trade-core failure is an Error whose `code` is one of TradeCoreErrorCode.
-import type * as Raw from '../../pkg/trade_core.js';
+import type * as Raw from '../pkg/trade_core.js';
 
 /** The wasm-bindgen module of pkg/ (both loaders hand it to bindTradeCore). */
 export type TradeCoreModule = typeof Raw;
@@ -45,7 +45,7 @@ export function isTradeCoreReady(): boolean {
 
 /** Loads pkg/ in the browser (vite-plugin-wasm instantiates the .wasm). Safe to call more than once. */
 export async function initTradeCore(): Promise<void> {
-  if (raw === null) bindTradeCore(await import('../../pkg/trade_core.js'));
+  if (raw === null) bindTradeCore(await import('../pkg/trade_core.js'));
 }
 
 /** True when `error` came from trade-core (optionally: with this code). */

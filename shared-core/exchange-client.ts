@@ -8,7 +8,7 @@
 // A new call is one method: name the operation, pick the method and path, pass the parameters, parse the
 // answer. Parameters travel in the query string for every method, which Binance accepts
 // (binance-fapi.md §1) and which keeps signing to one string. Prices and quantities stay decimal strings.
-import type { AccountBalance } from '../../contracts';
+import type { AccountBalance } from '../contracts';
 import { describeExchangeCode, ExchangeError, ExchangeFailure } from './exchange-errors';
 import { createEd25519Signer, createSigner, type QueryParams, type Signer } from './trade-core';
 
