@@ -12,3 +12,4 @@ export * from './signals';
 export * from './trades';
 export * from './analysis';
 export * from './statistics';
+export * from './relay';

@@ -13,8 +13,13 @@ export const platform = z
     level: tradeTokenLevel,
     /** Upper bound of trade_leverage in the platform preferences (SPEC.md §5). */
     trade_leverage_max: z.number().int().positive(),
-    /** Base URL of the exchange's REST API; client mode calls it straight from the browser (SPEC.md §7). */
+    /** Base URL of the exchange's REST API (SPEC.md §7). */
     platform_url: z.string(),
+    /**
+     * The exchange answers browser origins: client mode calls platform_url straight from the page. Otherwise
+     * (Binance) client mode sends its signed requests through our relay (docs/relay.md).
+     */
+    platform_allows_browser: z.boolean(),
   })
   .meta({ id: 'Platform' });
 export type Platform = z.infer<typeof platform>;

@@ -8,6 +8,11 @@
 // A new call is one method: name the operation, pick the method and path, pass the parameters, parse the
 // answer. Parameters travel in the query string for every method, which Binance accepts
 // (binance-fapi.md §1) and which keeps signing to one string. Prices and quantities stay decimal strings.
+//
+// Where the requests go is the caller's choice: the exchange's base URL (the server, and a browser on a
+// platform that allows browsers), or our server's signed-request relay (client mode on an exchange that
+// refuses browser origins, as Binance does; docs/relay.md). The relay forwards the signed request verbatim
+// and answers its own refusals with the header RELAY_HEADER, which the client tells apart from the exchange.
 import type { AccountBalance } from '../contracts';
 import { describeExchangeCode, ExchangeError, ExchangeFailure } from './exchange-errors';
 import { createEd25519Signer, createSigner, type QueryParams, type Signer } from './trade-core';
@@ -29,10 +34,26 @@ export interface ExchangeCredentials {
   api_secret: string;
 }
 
+/**
+ * An API key with a signer of its secret, made once and kept while the key is in use (the SPA keeps one per
+ * unlocked platform for as long as its PIN is known: no key derivation on a trade click).
+ */
+export interface SigningKey {
+  api_key: string;
+  signer: Signer;
+}
+
+/** The header our relay sets on the answers it gives itself (refusals, an unreachable exchange). */
+export const RELAY_HEADER = 'x-signaldesk-relay';
+
 export interface ExchangeClientOptions {
-  /** REST base URL without a trailing slash, e.g. https://fapi.binance.com (platform_url). */
+  /**
+   * REST base URL without a trailing slash: the exchange's (platform_url, e.g. https://fapi.binance.com) or the
+   * relay's for the platform (/api/exchange_relay/{platform_uuid}).
+   */
   baseUrl: string;
-  credentials: ExchangeCredentials;
+  /** The key pair (a signer is made once for this client), or a key with its signer already made. */
+  credentials: ExchangeCredentials | SigningKey;
   timeoutMs?: number;
   recvWindowMs?: number;
   /** Clock for the signed timestamp, ms since the epoch. */
@@ -107,7 +128,7 @@ type Method = 'GET' | 'POST' | 'DELETE';
 type Raw = Record<string, unknown>;
 
 /** The signer of a secret: Ed25519 for a PEM private key, HMAC-SHA256 otherwise (binance-fapi.md §2). */
-function signerFor(secret: string): Signer {
+export function signerFor(secret: string): Signer {
   return secret.trimStart().startsWith('-----BEGIN') ? createEd25519Signer(secret) : createSigner(secret);
 }
 
@@ -124,11 +145,36 @@ async function unless<T>(code: number, call: Promise<T>): Promise<T | undefined>
   }
 }
 
+/**
+ * The last timestamp signed with each API key. Two requests signed in the same millisecond with the same
+ * parameters would carry the same signature, which the relay forwards once only (a replay guard): every
+ * request of a key gets a timestamp of its own.
+ */
+const lastTimestamps = new Map<string, number>();
+
+function uniqueTimestamp(apiKey: string, now: number): number {
+  const last = lastTimestamps.get(apiKey) ?? 0;
+  const timestamp = now > last ? now : last + 1;
+  lastTimestamps.set(apiKey, timestamp);
+  return timestamp;
+}
+
 export class ExchangeClient {
   readonly baseUrl: string;
+  private readonly key: SigningKey;
 
   constructor(private readonly options: ExchangeClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const { credentials } = options;
+    this.key =
+      'signer' in credentials
+        ? credentials
+        : { api_key: credentials.api_key, signer: signerFor(credentials.api_secret) };
+  }
+
+  /** The API key the requests carry (X-MBX-APIKEY). */
+  get apiKey(): string {
+    return this.key.api_key;
   }
 
   /** The recvWindow the calls are signed with (ms): an unanswered request cannot execute later than that. */
@@ -136,15 +182,10 @@ export class ExchangeClient {
     return this.options.recvWindowMs ?? EXCHANGE_RECV_WINDOW_MS;
   }
 
-  /** The signed query string; the signer's wasm memory is released at once. */
+  /** The signed query string, with a timestamp no other request of this key had. */
   private sign(params: QueryParams): string {
-    const signer = signerFor(this.options.credentials.api_secret);
-    try {
-      const timestamp = (this.options.now ?? Date.now)();
-      return signer.signedQuery(params, { timestamp, recvWindow: this.recvWindowMs });
-    } finally {
-      signer.free();
-    }
+    const timestamp = uniqueTimestamp(this.key.api_key, (this.options.now ?? Date.now)());
+    return this.key.signer.signedQuery(params, { timestamp, recvWindow: this.recvWindowMs });
   }
 
   /** The account totals of SPEC.md §3, parsed to numbers. */
@@ -320,7 +361,7 @@ export class ExchangeClient {
     try {
       response = await send(`${this.baseUrl}${path}?${query}`, {
         method,
-        headers: { 'X-MBX-APIKEY': this.options.credentials.api_key },
+        headers: { 'X-MBX-APIKEY': this.key.api_key },
         signal: AbortSignal.timeout(this.options.timeoutMs ?? EXCHANGE_TIMEOUT_MS),
       });
       body = await response.json().catch(() => undefined);
@@ -331,9 +372,10 @@ export class ExchangeClient {
       const text = cause instanceof Error ? cause.message : String(cause);
       throw new ExchangeError(operation, ExchangeFailure.FETCH, text);
     }
+    const { status } = response;
+    if (response.headers.get(RELAY_HEADER)) throw relayError(operation, status, body);
     const { code, msg } = (body ?? {}) as { code?: unknown; msg?: unknown };
     const numericCode = typeof code === 'string' ? Number(code) : code;
-    const { status } = response;
     // Binance answers errors as { code: <negative>, msg }, usually with a 4xx status (binance-fapi.md §1).
     if (typeof numericCode === 'number' && numericCode < 0) {
       const entry = describeExchangeCode(numericCode, typeof msg === 'string' ? msg : '');
@@ -347,6 +389,19 @@ export class ExchangeClient {
     }
     return body as T;
   }
+}
+
+/**
+ * An answer of the relay itself: the exchange could not be reached or did not answer (a transport failure,
+ * as when the page calls the exchange directly), or the relay refused the request (not sent: an exchange
+ * refusal without a code, with the relay's detail as its text).
+ */
+function relayError(operation: string, status: number, body: unknown): ExchangeError {
+  const detail = (body as { detail?: unknown } | undefined)?.detail;
+  const text = typeof detail === 'string' && detail ? detail : `HTTP error ${status}`;
+  if (status === 504) return new ExchangeError(operation, ExchangeFailure.TIMEOUT, 'Timeout');
+  if (status === 502) return new ExchangeError(operation, ExchangeFailure.FETCH, text);
+  return new ExchangeError(operation, ExchangeFailure.EXCHANGE, text, undefined, status);
 }
 
 function invalid(operation: string, field: string): ExchangeError {

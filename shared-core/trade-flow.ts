@@ -111,11 +111,13 @@ export class TradeOpenError extends Error {
 }
 
 /**
- * Opens a position: leverage, margin type ISOLATED (-4046 ignored), one-way mode (-4059 ignored), the mark
- * price from positionRisk, the quantity with trade-core (margin × leverage ÷ price, toward zero), a MARKET order,
- * the entry price from positionRisk, the stop price with trade-core, then the STOP order (reduce-only), falling
- * back to the Algo Order API on -4120. Throws ExchangeError when nothing was opened, TradeOpenError when the
- * market order was sent.
+ * Opens a position in two round trips to the exchange before its MARKET order is acknowledged: first, at
+ * once, leverage, margin type ISOLATED (-4046 ignored), one-way mode (-4059 ignored), the look-up of this
+ * signal's opening order (a retried open continues from it) and positionRisk (its mark price sizes the order:
+ * trade-core's margin × leverage ÷ price, toward zero); then the MARKET order. SPEC.md §4 names these calls and
+ * nothing in them needs another's answer. Then the STOP order (reduce-only) at trade-core's stop price from
+ * the fill's average price, falling back to the Algo Order API on -4120. Throws ExchangeError when nothing was
+ * opened, TradeOpenError when the market order was sent.
  */
 export async function openPosition(
   client: ExchangeClient,
@@ -123,11 +125,13 @@ export async function openPosition(
 ): Promise<OpenedPosition> {
   const { symbol_pair: symbol, trade_direction: side, trade_leverage: leverage } = input;
   const ids = clientOrderIds(input.signal_uuid);
-  await client.setLeverage(symbol, leverage);
-  await client.setMarginTypeIsolated(symbol);
-  await client.setOneWayMode();
-  // A retried open (same signal) whose market order went through: continue from that order.
-  const earlier = await client.getOrder(symbol, ids.open);
+  const [, , , earlier, risk] = await allOrFirstFailure([
+    client.setLeverage(symbol, leverage),
+    client.setMarginTypeIsolated(symbol),
+    client.setOneWayMode(),
+    client.getOrder(symbol, ids.open),
+    client.getPositionRisk(symbol),
+  ] as const);
   let order: OrderResult;
   if (earlier?.status === 'FILLED') {
     // ...unless this signal's position was closed again (its stop was refused, or it was closed by hand):
@@ -142,18 +146,17 @@ export async function openPosition(
     }
     order = earlier;
   } else {
-    const { markPrice } = await client.getPositionRisk(symbol);
     const quantity = orderQuantity({
       margin: input.trade_margin,
       leverage,
-      entryPrice: markPrice,
+      entryPrice: risk.markPrice,
       quantityPrecision: input.symbol_quantity_precision,
     });
     const market = { symbol, side, quantity, newClientOrderId: ids.open };
     order = await placeOpeningOrder(client, market, { trade_order_id: ids.open, trade_quantity: quantity });
   }
   const quantity = order.executedQty;
-  const entry = await entryPriceAfterFill(client, symbol, order);
+  const entry = await entryPriceOf(client, symbol, order);
   const stop = stopPrice({
     direction: side,
     entryPrice: entry,
@@ -245,15 +248,30 @@ async function lookUpUnanswered(
   return lookUp();
 }
 
-/** The position's entry price (positionRisk), or the fill's average price when that cannot be read. */
-async function entryPriceAfterFill(client: ExchangeClient, symbol: string, order: OrderResult) {
-  try {
-    const { entryPrice } = await client.getPositionRisk(symbol);
-    if (isPositive(entryPrice)) return entryPrice;
-  } catch (error) {
-    if (!(error instanceof ExchangeError)) throw error;
-  }
-  return order.avgPrice;
+/**
+ * The trade's entry price: the average price of its own fill, as the MARKET order's answer gives it (the
+ * position's entryPrice would blend in another trade of the symbol's side in one-way mode); positionRisk only
+ * when the answer has no price (an order found again after a lost answer that reports none).
+ */
+async function entryPriceOf(client: ExchangeClient, symbol: string, order: OrderResult): Promise<string> {
+  if (isPositive(order.avgPrice)) return order.avgPrice;
+  const { entryPrice } = await client.getPositionRisk(symbol);
+  return entryPrice;
+}
+
+/**
+ * Runs calls together (their requests are in flight at once) and answers their results in order; when any
+ * failed, throws the failure of the first in list order, so the error a trader sees does not depend on which
+ * answer came back first.
+ */
+async function allOrFirstFailure<T extends readonly unknown[]>(
+  calls: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(calls);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as {
+    -readonly [K in keyof T]: Awaited<T[K]>;
+  };
 }
 
 /**
@@ -360,7 +378,7 @@ export async function completeInterruptedOpen(
     return { state: 'closed' };
   }
   const quantity = order.executedQty;
-  const entry = isPositive(risk.entryPrice) ? risk.entryPrice : order.avgPrice;
+  const entry = isPositive(order.avgPrice) ? order.avgPrice : risk.entryPrice;
   const stop = await protectPosition(client, { ...input, trade_quantity: quantity, trade_open_price: entry });
   return {
     state: 'open',
@@ -397,9 +415,10 @@ export interface ClosedPosition {
 }
 
 /**
- * Closes a position (SPEC.md §4 "Closing a trade"): leverage, ISOLATED, one-way, an opposite reduce-only MARKET
- * order for the quantity, then cancelling the stop by its id (on the route it was placed on). When the position
- * is already gone, it reports how it ended instead of failing.
+ * Closes a position (SPEC.md §4 "Closing a trade") in two round trips before its MARKET order is acknowledged:
+ * leverage, ISOLATED and one-way together, then an opposite reduce-only MARKET order for the quantity; then the
+ * stop is cancelled by its id (on the route it was placed on). When the position is already gone, it reports
+ * how it ended instead of failing.
  */
 export async function closePosition(
   client: ExchangeClient,
@@ -407,9 +426,11 @@ export async function closePosition(
 ): Promise<ClosedPosition> {
   const { symbol_pair: symbol, trade_stop_order_id: stopId } = input;
   const closeId = closeOrderId(input);
-  await client.setLeverage(symbol, input.trade_leverage);
-  await client.setMarginTypeIsolated(symbol);
-  await client.setOneWayMode();
+  await allOrFirstFailure([
+    client.setLeverage(symbol, input.trade_leverage),
+    client.setMarginTypeIsolated(symbol),
+    client.setOneWayMode(),
+  ]);
   let order: OrderResult | undefined;
   try {
     order = await client.placeMarketOrder({

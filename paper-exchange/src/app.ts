@@ -1,6 +1,8 @@
-// Builds the paper exchange's Fastify app: CORS for the SPA on another origin (preflight with
-// X-MBX-APIKEY), raw bodies, the Binance routes, websocket streams, the loopback-only admin API, and the
-// market clock that advances the mark prices every tickMs.
+// Builds the paper exchange's Fastify app: raw bodies, the Binance routes, websocket streams, the
+// loopback-only admin API, and the market clock that advances the mark prices every tickMs. Like Binance, it
+// sends no CORS headers: a page on another origin cannot call it. The `cors` option is a developer's
+// convenience (the SPA calling the exchange straight from the page, preflight with X-MBX-APIKEY), off by
+// default and never for /admin.
 import cors from '@fastify/cors';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -17,6 +19,8 @@ export interface PaperExchangeOptions extends ExchangeOptions {
   /** Market clock period: marks advance and triggers run every tickMs (default 1000). */
   tickMs?: number;
   logger?: boolean;
+  /** Answer browser origins (CORS) on the Binance routes; Binance does not, so off by default. */
+  cors?: boolean;
 }
 
 export interface PaperExchangeApp {
@@ -39,13 +43,19 @@ export async function buildPaperExchange(options: PaperExchangeOptions = {}): Pr
   const exchange = new Exchange(options);
   const held = new Set<Socket>();
   const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true, bodyLimit: 1_048_576 });
-  await app.register(cors, {
-    origin: true,
-    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['X-MBX-APIKEY', 'Content-Type'],
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 600,
-  });
+  if (options.cors) {
+    const browsers = {
+      methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['X-MBX-APIKEY', 'Content-Type'],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    };
+    await app.register(cors, {
+      // The admin API answers no browser: no CORS headers there, whatever the origin.
+      delegator: (request, callback) =>
+        callback(null, { ...browsers, origin: !(request.url ?? '').startsWith('/admin') }),
+    });
+  }
   await app.register(websocket);
   keepRawBodies(app);
   installErrorHandlers(app);

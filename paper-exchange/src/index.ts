@@ -28,6 +28,8 @@ export interface StartOptions {
   legacyConditionalOrders?: boolean;
   historyDays?: number;
   logger?: boolean;
+  /** Answer browser origins (CORS); Binance does not, so off by default (PaperExchangeOptions.cors). */
+  cors?: boolean;
 }
 
 /** In-process administration, the same operations as the loopback /admin endpoints. */
@@ -61,6 +63,7 @@ export async function startPaperExchange(options: StartOptions = {}): Promise<Pa
     historyDays: options.historyDays,
     tickMs: options.tickMs,
     logger: options.logger,
+    cors: options.cors,
   };
   const built = await buildPaperExchange(appOptions);
   const host = options.host ?? '127.0.0.1';

@@ -264,8 +264,8 @@ describe('rate limits', () => {
 });
 
 describe('CORS and admin', () => {
-  it('answers a browser preflight that carries X-MBX-APIKEY from any origin', async () => {
-    const response = await fetch(`${handle.url}/fapi/v1/order`, {
+  const preflight = (url: string) =>
+    fetch(url, {
       method: 'OPTIONS',
       headers: {
         Origin: 'http://localhost:5173',
@@ -273,11 +273,33 @@ describe('CORS and admin', () => {
         'Access-Control-Request-Headers': 'x-mbx-apikey,content-type',
       },
     });
-    expect(response.status).toBeLessThan(300);
-    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-mbx-apikey');
+
+  it('answers no browser origin by default, as Binance does', async () => {
+    const response = await preflight(`${handle.url}/fapi/v1/order`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
     const simple = await fetch(`${handle.url}/fapi/v1/ping`, { headers: { Origin: 'https://app.example' } });
-    expect(simple.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(simple.status).toBe(200);
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('with its cors flag, answers a preflight carrying X-MBX-APIKEY from any origin, but never on /admin', async () => {
+    const built = await buildPaperExchange({ seed: 1, cors: true });
+    await built.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = built.app.server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const response = await preflight(`${url}/fapi/v1/order`);
+      expect(response.status).toBeLessThan(300);
+      expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-mbx-apikey');
+      const simple = await fetch(`${url}/fapi/v1/ping`, { headers: { Origin: 'https://app.example' } });
+      expect(simple.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      const admin = await preflight(`${url}/admin/accounts`);
+      expect(admin.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await built.close();
+    }
   });
 
   it('refuses admin requests that do not come from loopback', async () => {

@@ -33,6 +33,8 @@ import { tradeServerRoutes } from './routes/trade_server';
 import { tradePreferencesRoutes } from './routes/trade_preferences';
 import { tradeTokenRoutes } from './routes/trade_token';
 import { userRoutes } from './routes/user';
+import { exchangeRelayRoutes, RELAY_REQUESTS_PER_MINUTE } from './routes/exchange_relay';
+import { EgressIp } from './services/egress-ip';
 import type { EventBus } from './services/event-bus';
 import { seedPlatforms } from './services/platforms';
 import { keepSymbolsSynced } from './services/symbols';
@@ -60,6 +62,15 @@ export interface AppDeps {
   bus?: EventBus;
   /** Whether the monitor built here starts as the leader's (docs/decisions.md "Several instances"); default true. */
   leading?: boolean;
+  /**
+   * The embedded paper exchange answers browsers (its CORS flag, PAPER_EXCHANGE_CORS): the paper platform is
+   * then marked as allowing browsers and client mode calls it directly instead of through the relay.
+   */
+  paperExchangeAllowsBrowsers?: boolean;
+  /** The address exchanges see our requests come from (services/egress-ip.ts); unknown when absent. */
+  egressIp?: EgressIp;
+  /** Relayed exchange requests a trader may make a minute; default RELAY_REQUESTS_PER_MINUTE. */
+  relayRequestsPerMinute?: number;
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -84,7 +95,10 @@ export async function buildApp(deps: AppDeps) {
   await app.register(fastifyCookie);
   await app.register(authPlugin, { clock: deps.clock });
 
-  await seedPlatforms(deps.db, { paperExchangeUrl: deps.paperExchangeUrl });
+  await seedPlatforms(deps.db, {
+    paperExchangeUrl: deps.paperExchangeUrl,
+    paperExchangeAllowsBrowsers: deps.paperExchangeAllowsBrowsers,
+  });
   if (deps.exchangeUrl) {
     const sync = keepSymbolsSynced(deps.db, deps.exchangeUrl, app.log);
     app.addHook('onClose', async () => sync.stop());
@@ -153,6 +167,11 @@ export async function buildApp(deps: AppDeps) {
       await api.register(tradeRoutes, { prefix: '/trade', feed: deps.feed });
       await api.register(tradeClientRoutes, { prefix: '/trade_client' });
       await api.register(tradeServerRoutes, { prefix: '/trade_server' });
+      await api.register(exchangeRelayRoutes, {
+        prefix: '/exchange_relay',
+        egressIp: deps.egressIp ?? new EgressIp(undefined),
+        requestsPerMinute: deps.relayRequestsPerMinute ?? RELAY_REQUESTS_PER_MINUTE,
+      });
       await api.register(analysisRoutes, { prefix: '/analysis', feed: deps.feed });
       await api.register(paperExchangeRoutes, {
         prefix: '/paper_exchange',

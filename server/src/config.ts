@@ -18,6 +18,12 @@ export interface ServerConfig {
   /** Folder of the built SPA (vite build); served at / when present. */
   staticDir: string;
   logLevel: string;
+  /** The embedded paper exchange sends CORS headers (a developer's direct road; Binance sends none). */
+  paperExchangeCors: boolean;
+  /** The address exchanges see our requests come from, when configured (docs/relay.md). */
+  exchangeEgressIp: string | undefined;
+  /** An address echo service asked at start when exchangeEgressIp is not set; undefined asks none. */
+  exchangeEgressIpUrl: string | undefined;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -45,5 +51,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     staticDir: path.resolve(env.STATIC_DIR || './dist'),
     logLevel: env.LOG_LEVEL || 'info',
+    paperExchangeCors: env.PAPER_EXCHANGE_CORS === '1',
+    exchangeEgressIp: env.EXCHANGE_EGRESS_IP?.trim() || undefined,
+    exchangeEgressIpUrl:
+      env.EXCHANGE_EGRESS_IP_URL === undefined
+        ? 'https://api.ipify.org'
+        : env.EXCHANGE_EGRESS_IP_URL || undefined,
   };
 }

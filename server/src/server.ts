@@ -23,6 +23,7 @@ import {
 } from './services/paper-exchange-link';
 import { loadMasterKey, SecretBox } from './services/secret-box';
 import { createLogger } from './services/logger';
+import { EgressIp } from './services/egress-ip';
 
 const config = loadConfig();
 // Secrets never reach a log: credential headers and secret body fields are redacted (services/logger.ts).
@@ -43,6 +44,7 @@ async function main() {
       port: config.paperExchangePort,
       host: '127.0.0.1',
       dataDir: path.join(config.dataDir, 'paper-exchange'),
+      cors: config.paperExchangeCors,
     });
     paper = embeddedPaperExchange(embedded);
     log.info(`paper exchange on ${paper.url}`);
@@ -60,6 +62,8 @@ async function main() {
 
   const feed = new MarketFeed(exchangeUrl, exchangeWsUrl, await followedSymbols(exchangeUrl, log), log);
   const secretBox = new SecretBox(loadMasterKey({ env: process.env, dataDir: config.dataDir }));
+  const egressIp = new EgressIp(config.exchangeEgressIp);
+  egressIp.discover(config.exchangeEgressIpUrl, log);
   const { app, hub, monitor } = await buildApp({
     feed,
     db: database.db,
@@ -70,6 +74,8 @@ async function main() {
     paperExchangeUrl: paper?.url,
     bus,
     leading: false,
+    paperExchangeAllowsBrowsers: !!embedded && config.paperExchangeCors,
+    egressIp,
   });
 
   // Every instance: its feed's prices and every new signal to its own sockets; after the bus lost news of the

@@ -63,6 +63,8 @@ export interface ApiClient {
   ): Promise<z.infer<T>>;
   post<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>>;
   delete<T extends z.ZodType>(path: string, schema: T, body?: unknown): Promise<z.infer<T>>;
+  /** GET /auth/refresh/ (concurrent callers share one); false when it failed and the token was cleared. */
+  refresh(): Promise<boolean>;
 }
 
 /** Relative prefixes ('/api') resolve against the page, so the client also works where Request needs a full URL. */
@@ -188,12 +190,34 @@ export function createApiClient(prefixUrl: string): ApiClient {
     post: (path, body, schema) => call(() => client.post(path, { json: body }), schema),
     delete: (path, schema, body) =>
       call(() => client.delete(path, body === undefined ? {} : { json: body }), schema),
+    refresh: refreshOnce,
   };
 }
 
 /** The API of the app, under /api (DESIGN.md "How things run"). */
 export const API_PREFIX = '/api';
 const api = createApiClient(API_PREFIX);
+
+/**
+ * fetch for the exchange client's signed requests through our relay (/api/exchange_relay/…, docs/relay.md):
+ * the stored access token goes along, and a 401 or 406 the relay gave itself (`relayHeader` on the answer:
+ * nothing was forwarded, so the same signed request may go again) refreshes the token once and retries. A 401
+ * of the exchange (-2015, the key refused) is its answer and goes back to the client as it is.
+ */
+export function createRelayFetch(relayHeader: string): typeof fetch {
+  const withToken = (input: RequestInfo | URL, init: RequestInit | undefined): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    const token = getStoredToken();
+    if (token) headers.set('Authorization', token);
+    return fetch(input, { ...init, headers, credentials: 'same-origin' });
+  };
+  return async (input, init) => {
+    const response = await withToken(input, init);
+    if (!REFRESH_STATUSES.has(response.status) || !response.headers.get(relayHeader)) return response;
+    if (!getStoredToken() || !(await api.refresh())) return response;
+    return withToken(input, init);
+  };
+}
 
 /** GET /api/{path}, the answer parsed with a contracts schema. */
 export function apiGet<T extends z.ZodType>(

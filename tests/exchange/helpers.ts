@@ -29,6 +29,26 @@ export interface SentRequest {
   params: URLSearchParams;
   /** The exchange's error code, when it answered one. */
   code?: number;
+  /** Order of events of this trader's requests: when this one was sent, and when its answer came. */
+  sentAt: number;
+  answeredAt?: number;
+}
+
+/**
+ * How many exchange round trips a request waited on before it was sent: 0 when nothing it followed had been
+ * answered, else one more than the most any answered request before it waited on. Requests in flight together
+ * share a round trip.
+ */
+export function roundTripsBefore(trader: Trader, request: SentRequest): number {
+  const depth = new Map<SentRequest, number>();
+  for (const item of trader.requests) {
+    const answeredBefore = trader.requests.filter(
+      (other) => other.answeredAt !== undefined && other.answeredAt < item.sentAt,
+    );
+    depth.set(item, answeredBefore.length ? Math.max(...answeredBefore.map((o) => depth.get(o)! + 1)) : 0);
+    if (item === request) break;
+  }
+  return depth.get(request) ?? 0;
 }
 
 export interface Trader {
@@ -50,17 +70,20 @@ export function newTrader(
 ): Trader {
   const { apiKey, apiSecret } = handle.admin.createAccount('10000');
   const trader: Trader = { apiKey, apiSecret, requests: [], client: undefined as unknown as ExchangeClient };
+  let events = 0;
   const recording: typeof fetch = async (input, init) => {
     const url = new URL(String(input));
     const request: SentRequest = {
       method: init?.method ?? 'GET',
       path: url.pathname,
       params: url.searchParams,
+      sentAt: ++events,
     };
     trader.requests.push(request);
     trader.beforeSend?.(request);
     if (trader.hold?.(request)) return new Promise<Response>(() => undefined);
     const response = await fetch(input, init);
+    request.answeredAt = ++events;
     const body = (await response
       .clone()
       .json()

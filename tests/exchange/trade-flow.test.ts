@@ -29,6 +29,7 @@ import {
 } from '../../shared-core/trade-core';
 import {
   lastFillPrice,
+  roundTripsBefore,
   newTrader,
   positionOf,
   raw,
@@ -190,6 +191,50 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     // The first stop met -4120 on /fapi/v1/order; the second went straight to the Algo Order API.
     expect(sent(trader, 'POST', '/fapi/v1/order', 'STOP').map((r) => r.code)).toEqual([-4120]);
     expect(sent(trader, 'POST', '/fapi/v1/algoOrder').map((r) => r.code)).toEqual([undefined, undefined]);
+  });
+
+  it('opens and closes in two round trips before the MARKET order: the settings and reads together, then the order', async () => {
+    exchange.admin.setPrice('LINKUSDT', '20');
+    const trader = newTrader(exchange);
+    const order = input(LINK);
+    const opened = await openPosition(trader.client, order);
+    const [open] = sent(trader, 'POST', '/fapi/v1/order', 'MARKET');
+    expect(roundTripsBefore(trader, open!)).toBe(1);
+    const first = trader.requests.filter((request) => request.sentAt < open!.sentAt);
+    expect(first.map((request) => `${request.method} ${request.path}`).sort()).toEqual([
+      'GET /fapi/v1/order',
+      'GET /fapi/v2/positionRisk',
+      'POST /fapi/v1/leverage',
+      'POST /fapi/v1/marginType',
+      'POST /fapi/v1/positionSide/dual',
+    ]);
+    expect(first.every((request) => roundTripsBefore(trader, request) === 0)).toBe(true);
+    // The stop follows the order at once: its price is the fill's, no positionRisk read in between.
+    const stop = trader.requests.find((request) => request.sentAt > open!.sentAt)!;
+    expect(stop.path).toMatch(/^\/fapi\/v1\/(order|algoOrder)$/);
+    expect(stop.params.get('type')).toBe('STOP');
+    expect(same(opened.trade_open_price, await lastFillPrice(exchange, trader, 'LINKUSDT'))).toBe(true);
+
+    const before = trader.requests.length;
+    await closePosition(trader.client, {
+      symbol_pair: 'LINKUSDT',
+      trade_direction: 'BUY',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 10,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_order_id: opened.trade_order_id,
+      trade_status: 'manual_close',
+    });
+    const closing = trader.requests.slice(before);
+    const market = closing.find((request) => request.params.get('type') === 'MARKET')!;
+    const settings = closing.filter((request) => request.sentAt < market.sentAt);
+    expect(settings.map((request) => request.path).sort()).toEqual([
+      '/fapi/v1/leverage',
+      '/fapi/v1/marginType',
+      '/fapi/v1/positionSide/dual',
+    ]);
+    expect(new Set(settings.map((request) => roundTripsBefore(trader, request))).size).toBe(1);
+    expect(roundTripsBefore(trader, market)).toBe(roundTripsBefore(trader, settings[0]!) + 1);
   });
 
   it('does not open twice when the same signal is opened again', async () => {

@@ -94,6 +94,11 @@ export const platforms = pgTable('platforms', {
   base_url: text('base_url').notNull(),
   /** false hides the platform (the paper platform when no paper exchange runs). */
   enabled: boolean('enabled').notNull().default(true),
+  /**
+   * The exchange answers browser origins (CORS), so client mode may call it straight from the page; false for
+   * Binance, whose signed endpoints refuse them: client mode goes through the relay (docs/relay.md).
+   */
+  allows_browser: boolean('allows_browser').notNull().default(false),
   sort_order: integer('sort_order').notNull().default(0),
 });
 
@@ -160,3 +165,17 @@ export const tradeTokens = pgTable(
   },
   (table) => [uniqueIndex('trade_tokens_user_platform_key').on(table.user_uuid, table.platform_uuid)],
 );
+
+/**
+ * Exchange API keys relayed for client mode (routes/exchange_relay, docs/relay.md): a key is bound to the
+ * first trader whose request with it the exchange accepted, and the relay refuses it for anyone else, so an
+ * IP-restricted key that allows our server's address cannot be used through us by a trader who got hold of
+ * it. Only a keyed digest of platform and key is kept (SecretBox.digest), never the key.
+ */
+export const relayApiKeys = pgTable('relay_api_keys', {
+  key_digest: text('key_digest').primaryKey(),
+  user_uuid: uuid('user_uuid')
+    .notNull()
+    .references(() => users.user_uuid, { onDelete: 'cascade' }),
+  created_at: createdAt(),
+});

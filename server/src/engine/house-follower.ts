@@ -21,7 +21,7 @@ import {
   TradeUiStatus,
   type ClosingTradeStatus,
 } from '../../../contracts';
-import { ExchangeClient } from '../../../shared-core/exchange-client';
+import { serverExchangeClient } from '../services/exchange-transport';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
@@ -253,7 +253,7 @@ export class HouseFollower {
     ]);
     if (!row || !user) return;
     const credentials = openTradeToken(row, house.pin_code, userTradeTokenKey(box, user));
-    const client = new ExchangeClient({ baseUrl: house.platform.base_url, credentials });
+    const client = serverExchangeClient(house.platform.base_url, credentials);
     desk.reconciler.reconcileInBackground(this.userUuid, platformUuid, client);
     await desk.reconciler.idle();
   }

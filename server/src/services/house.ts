@@ -12,7 +12,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { PIN_CODE_LENGTH } from '../../../contracts';
-import { ExchangeClient, ExchangeError, ExchangeFailure } from '../../../shared-core/exchange-client';
+import { ExchangeError, ExchangeFailure } from '../../../shared-core/exchange-client';
+import { serverExchangeClient } from './exchange-transport';
 import type { Database } from '../db';
 import { serverSecrets, users } from '../db/schema';
 import { findPlatform, type PlatformRecord } from './platforms';
@@ -129,7 +130,7 @@ async function isUsable(
     throw error;
   }
   try {
-    await new ExchangeClient({ baseUrl, credentials }).getAccount();
+    await serverExchangeClient(baseUrl, credentials).getAccount();
     return true;
   } catch (error) {
     if (!(error instanceof ExchangeError)) throw error;

@@ -26,8 +26,12 @@ export const REDACT_PATHS = [
   ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`, `*.*.*.${field}`]),
 ];
 
-/** /api/ws_core/<token> → /api/ws_core/[redacted] (the token is a bearer credential until used). */
+/**
+ * /api/ws_core/<token> → /api/ws_core/[redacted] (the token is a bearer credential until used); a relayed
+ * exchange request keeps its path only (its query holds the signed parameters, docs/relay.md).
+ */
 export function redactUrl(url: string | undefined): string | undefined {
+  if (url?.includes('/exchange_relay/')) return url.split('?')[0];
   return url?.replace(/(\/ws_core\/)[^/?#]+/, `$1${REDACTED}`);
 }
 

@@ -21,9 +21,11 @@ type PlatformRow = typeof platforms.$inferInsert;
 export interface SeedOptions {
   /** Base URL of the running embedded paper exchange; the paper platform is hidden without one. */
   paperExchangeUrl?: string;
+  /** The paper exchange answers browsers (its CORS flag): client mode may call it directly. */
+  paperExchangeAllowsBrowsers?: boolean;
 }
 
-function seedRows({ paperExchangeUrl }: SeedOptions): PlatformRow[] {
+function seedRows({ paperExchangeUrl, paperExchangeAllowsBrowsers }: SeedOptions): PlatformRow[] {
   const common = { level: TradeTokenLevel.TRADE_AVAILABLE, trade_leverage_max: DEFAULT_LEVERAGE_MAX };
   return [
     {
@@ -33,6 +35,7 @@ function seedRows({ paperExchangeUrl }: SeedOptions): PlatformRow[] {
       platform_background: '#7e57c2',
       base_url: paperExchangeUrl ?? '',
       enabled: !!paperExchangeUrl,
+      allows_browser: !!paperExchangeUrl && !!paperExchangeAllowsBrowsers,
       sort_order: 0,
     },
     {
@@ -75,6 +78,7 @@ function toWire(row: PlatformRecord): Platform {
     level: row.level as Platform['level'],
     trade_leverage_max: row.trade_leverage_max,
     platform_url: row.base_url,
+    platform_allows_browser: row.allows_browser,
   };
 }
 

@@ -4,7 +4,7 @@
 // would stand between a dump and the exchange keys. So it is stored sealed with AES-256-GCM under a master
 // key that lives outside the database: SIGNALDESK_MASTER_KEY (shared by every instance on one PostgreSQL),
 // else a file DATA_DIR/master.key (mode 0600) created on first start.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -24,6 +24,17 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return PREFIX + Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url');
+  }
+
+  /**
+   * A keyed digest of `text` for lookups (HMAC-SHA256 under a key derived from the master key for `purpose`):
+   * equal texts give equal digests, and a database dump alone cannot test a guess against one.
+   */
+  digest(purpose: string, text: string): string {
+    const key = Buffer.from(
+      hkdfSync('sha256', this.key, Buffer.alloc(0), `signaldesk digest ${purpose}`, 32),
+    );
+    return createHmac('sha256', key).update(text).digest('base64url');
   }
 
   /** Opens what seal() wrote; throws when the text was altered or sealed under another key. */

@@ -14,6 +14,7 @@ import { neurons } from '../db/schema-signals';
 import { MarketFeed } from '../engine/market-feed';
 import { insertSignal, type SignalRow, type SymbolRow } from '../engine/signal-store';
 import { initTradeCore } from '../../../shared-core/trade-core-node';
+import type { EgressIp } from './egress-ip';
 import { BINANCE_PLATFORM_UUID } from './platforms';
 
 export interface TestExchange {
@@ -25,6 +26,9 @@ export interface TestAppOptions {
   /** A running exchange: symbols come from it and it becomes the paper platform. */
   exchange?: TestExchange;
   logger?: FastifyBaseLogger;
+  /** Relayed exchange requests a trader may make a minute (routes/exchange_relay). */
+  relayRequestsPerMinute?: number;
+  egressIp?: EgressIp;
 }
 
 /** A clock the test moves forward (token expiry, rate-limit windows) instead of waiting. */
@@ -81,6 +85,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     exchangeUrl: options.exchange?.url,
     paperExchangeUrl: options.exchange?.url,
     clock: clock.now,
+    relayRequestsPerMinute: options.relayRequestsPerMinute,
+    egressIp: options.egressIp,
   });
   await app.ready();
   return {

@@ -14,6 +14,7 @@ import {
   type TradeCalculated,
 } from '../../../contracts';
 import { ExchangeClient, ExchangeError } from '../../../shared-core/exchange-client';
+import { serverExchangeClient } from './exchange-transport';
 import {
   checkPositions,
   protectPosition,
@@ -390,7 +391,7 @@ async function openTokenOrSkip(
   try {
     const opened = await access.open(userUuid, platformUuid, pin);
     return {
-      client: new ExchangeClient({ baseUrl: opened.platform.base_url, credentials: opened.content }),
+      client: serverExchangeClient(opened.platform.base_url, opened.content),
       tokenUuid: opened.row.trade_token_uuid,
     };
   } catch (error) {

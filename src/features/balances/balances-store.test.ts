@@ -14,10 +14,9 @@ import { sealNewTradeToken } from '../trade-tokens/token-vault';
 import { closeClientTrade } from '../trades/api/close-client-trade';
 import { makeTrade } from '../trades/testing/trade-fixtures';
 import { resetTradesStore, setOpenTrades, tradesStore } from '../trades/trades-store';
-import { getExchangeAccountBalance } from './api/get-exchange-account-balance';
+import { ExchangeClient } from '../../../shared-core/exchange-client';
 import { balancesStore, loadPlatformBalance, resetBalancesStore } from './balances-store';
 
-vi.mock('./api/get-exchange-account-balance', () => ({ getExchangeAccountBalance: vi.fn() }));
 vi.mock('./api/get-account-balance', () => ({ getAccountBalance: vi.fn() }));
 vi.mock('../trades/api/close-client-trade', () => ({ closeClientTrade: vi.fn(async () => undefined) }));
 vi.mock('../trades/api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
@@ -55,8 +54,7 @@ beforeEach(() => {
   resetTradesStore();
   vi.mocked(checkPositions).mockReset();
   vi.mocked(closeClientTrade).mockClear();
-  vi.mocked(getExchangeAccountBalance).mockReset();
-  vi.mocked(getExchangeAccountBalance).mockResolvedValue(BALANCE);
+  vi.spyOn(ExchangeClient.prototype, 'getAccount').mockResolvedValue(BALANCE);
   authStore.user = {
     user_uuid: '22222222-2222-4222-8222-222222222222',
     user_email: 'trader@example.com',
@@ -71,6 +69,7 @@ beforeEach(() => {
       level: 3,
       trade_leverage_max: 50,
       platform_url: 'http://127.0.0.1:8081',
+      platform_allows_browser: true,
     },
   };
   putPinCode(PLATFORM_UUID, PIN);

@@ -11,11 +11,10 @@ import { addNotification, NotificationType } from '../notifications/notification
 import { platformsStore } from '../platforms/platforms-store';
 import { tradeSide } from '../preferences/preferences-store';
 import { getPinCode, pinCodeStore } from '../trade-tokens/pin-code-store';
+import { withPlatformExchange } from '../trade-tokens/platform-exchange';
 import { readTokenEnvelope } from '../trade-tokens/token-storage';
-import { withTradeTokenContent } from '../trade-tokens/token-vault';
 import { reconcilePlatformAfterBalance } from '../trades/trade-reconcile';
 import { getAccountBalance } from './api/get-account-balance';
-import { getExchangeAccountBalance } from './api/get-exchange-account-balance';
 
 interface BalancesState {
   balance_by_platform_uuid: Record<string, AccountBalance>;
@@ -41,19 +40,14 @@ async function readBalance(platformUuid: string): Promise<AccountBalance | undef
     addNotification(NotificationType.ERROR, 'notification.current_user_not_found');
     return undefined;
   }
-  const envelope = readTokenEnvelope(platformUuid);
-  if (!envelope) return undefined;
-  return withTradeTokenContent(
-    envelope,
-    { pinCode, platformUuid, userTradeTokenKey: user.user_trade_token_key },
-    async (credentials) => {
-      const balance = await getExchangeAccountBalance(platform.platform_url, credentials);
-      // The token is open and the exchange answers: learn which client-mode trades the exchange closed.
-      // Best effort and not awaited, so a slow check never holds the balance back (trade-reconcile.ts).
-      void reconcilePlatformAfterBalance(platformUuid, platform.platform_url, credentials);
-      return balance;
-    },
-  );
+  if (!readTokenEnvelope(platformUuid)) return undefined;
+  return withPlatformExchange(platformUuid, async (client) => {
+    const balance = await client.getAccount();
+    // The token is open and the exchange answers: learn which client-mode trades the exchange closed.
+    // Best effort and not awaited, so a slow check never holds the balance back (trade-reconcile.ts).
+    void reconcilePlatformAfterBalance(platformUuid, client);
+    return balance;
+  });
 }
 
 /** Reads one platform's balance; on any failure (or a missing PIN or token) its stored balance is removed. */

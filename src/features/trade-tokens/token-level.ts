@@ -1,6 +1,10 @@
 // Trade token level of SPEC.md §4, for both modes, as pure functions over what the store knows.
-import { TradeTokenLevel, TradeTokenMessage, type TradeTokenRecord } from '../../../contracts/trade-tokens';
-import { openTradeTokenContent, type VaultKey } from './token-vault';
+import {
+  TradeTokenLevel,
+  TradeTokenMessage,
+  type TradeTokenContent,
+  type TradeTokenRecord,
+} from '../../../contracts/trade-tokens';
 
 export { TradeTokenLevel };
 
@@ -15,19 +19,18 @@ export interface TradeTokenState {
 
 /**
  * Client mode: no envelope → NO_TRADE_TOKEN; an envelope without a PIN → NO_PIN_CODE with its message;
- * decryption with the PIN and the user's key → TRADE_AVAILABLE; a failed decryption → WRONG_PIN_CODE.
+ * decryption with the PIN (and the user's key, which `open` holds) → TRADE_AVAILABLE; a failed decryption →
+ * WRONG_PIN_CODE.
  */
 export function clientTokenState(
   envelope: string | null,
   pinCode: string | undefined,
-  platformUuid: string,
-  userTradeTokenKey: string,
+  open: (envelope: string, pinCode: string) => TradeTokenContent,
 ): TradeTokenState {
   if (!envelope) return { level: TradeTokenLevel.NO_TRADE_TOKEN };
   if (!pinCode) return { level: TradeTokenLevel.NO_PIN_CODE, message: TradeTokenMessage.NO_PIN_CODE };
-  const key: VaultKey = { pinCode, platformUuid, userTradeTokenKey };
   try {
-    const content = openTradeTokenContent(envelope, key);
+    const content = open(envelope, pinCode);
     return {
       level: TradeTokenLevel.TRADE_AVAILABLE,
       trade_token_uuid: content.trade_token_uuid,

@@ -21,6 +21,7 @@ import {
   setPinCode,
   tradeTokensStore,
 } from './trade-tokens-store';
+import { ExchangeClient } from '../../../shared-core/exchange-client';
 
 const api = vi.hoisted(() => ({
   getTradeToken: vi.fn(),
@@ -32,7 +33,6 @@ const api = vi.hoisted(() => ({
 vi.mock('./api/get-trade-token', () => ({ getTradeToken: api.getTradeToken }));
 vi.mock('./api/create-trade-token', () => ({ createTradeToken: api.createTradeToken }));
 vi.mock('./api/revoke-trade-token', () => ({ revokeTradeToken: api.revokeTradeToken }));
-vi.mock('../../../shared-core/exchange-client', () => ({ getAccount: api.getAccount }));
 vi.mock('../balances/api/get-account-balance', () => ({ getAccountBalance: api.getAccountBalance }));
 
 const PLATFORM = '11111111-1111-4111-8111-111111111111';
@@ -77,10 +77,15 @@ beforeEach(() => {
       level: TradeTokenLevel.TRADE_AVAILABLE,
       trade_leverage_max: 20,
       platform_url: 'http://127.0.0.1:8081',
+      platform_allows_browser: true,
     },
   };
   platformsStore.is_loaded = true;
   api.getAccount.mockResolvedValue(BALANCE);
+  // The exchange's answer is the test's; the client (its URL, its key) is the real one the store built.
+  vi.spyOn(ExchangeClient.prototype, 'getAccount').mockImplementation(function (this: ExchangeClient) {
+    return api.getAccount({ baseUrl: this.baseUrl, apiKey: this.apiKey });
+  });
   useMode(TradeSide.CLIENT);
 });
 
@@ -120,10 +125,7 @@ describe('client mode', () => {
     expect(JSON.stringify(tradeTokensStore)).not.toContain('my-api-secret');
     // The balance was read from the exchange with the decrypted credentials.
     await vi.waitFor(() => expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toEqual(BALANCE));
-    expect(api.getAccount).toHaveBeenCalledWith({
-      baseUrl: 'http://127.0.0.1:8081',
-      credentials: { api_key: 'my-api-key', api_secret: 'my-api-secret' },
-    });
+    expect(api.getAccount).toHaveBeenCalledWith({ baseUrl: 'http://127.0.0.1:8081', apiKey: 'my-api-key' });
   });
 
   test('without a PIN a stored token is NO_PIN_CODE with its message; a wrong PIN is WRONG_PIN_CODE', async () => {

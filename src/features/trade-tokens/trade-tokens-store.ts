@@ -11,6 +11,7 @@ import { createTradeToken } from './api/create-trade-token';
 import { getTradeToken } from './api/get-trade-token';
 import { revokeTradeToken } from './api/revoke-trade-token';
 import { deletePinCode, getPinCode, putPinCode } from './pin-code-store';
+import { forgetExchangeKey, forgetExchangeKeys, unlockTradeToken } from './platform-exchange';
 import { clientTokenState, serverTokenState, TradeTokenLevel, type TradeTokenState } from './token-level';
 import { readTokenEnvelope, removeTokenEnvelope, writeTokenEnvelope } from './token-storage';
 import { rekeyTradeToken, sealNewTradeToken } from './token-vault';
@@ -77,7 +78,13 @@ export async function loadTradeToken(platformUuid: string): Promise<void> {
     );
     return;
   }
-  setState(platformUuid, clientTokenState(envelope, pinCode, platformUuid, key));
+  // The envelope is unlocked here, once, when the PIN is given: the signing key is kept for the trades
+  // (platform-exchange.ts); a missing or wrong PIN keeps none.
+  forgetExchangeKey(platformUuid);
+  setState(
+    platformUuid,
+    clientTokenState(envelope, pinCode, (sealed, pin) => unlockTradeToken(platformUuid, sealed, pin, key)),
+  );
 }
 
 export async function loadAllTradeTokens(platformUuids: readonly string[]): Promise<void> {
@@ -119,6 +126,7 @@ export async function setPinCode(platformUuid: string, pinCode: string): Promise
 /** Forgets the PIN; the platform's balance goes too (SPEC.md §4 "PIN"). */
 export async function removePinCode(platformUuid: string): Promise<void> {
   deletePinCode(platformUuid);
+  forgetExchangeKey(platformUuid);
   removePlatformBalance(platformUuid);
   await loadTradeToken(platformUuid);
 }
@@ -157,11 +165,13 @@ export async function revokePlatformTradeToken(platformUuid: string): Promise<vo
     removeTokenEnvelope(platformUuid);
   }
   deletePinCode(platformUuid);
+  forgetExchangeKey(platformUuid);
   setState(platformUuid, { level: TradeTokenLevel.NO_TRADE_TOKEN });
   removePlatformBalance(platformUuid);
 }
 
 export function resetTradeTokensStore(): void {
+  forgetExchangeKeys();
   tradeTokensStore.token_by_platform_uuid = {};
   tradeTokensStore.is_loading_by_platform_uuid = {};
 }

@@ -4,7 +4,7 @@
 // with lib/trade-flow.ts checkPositions and the ones the exchange closed are reported to the server. The
 // balance read also completes the client-mode opens a closed page left unfinished (client-open-journal.ts).
 import { TradeSide } from '../../../contracts';
-import { ExchangeClient, type ExchangeCredentials } from '../../../shared-core/exchange-client';
+import type { ExchangeClient } from '../../../shared-core/exchange-client';
 import { checkPositions, type PositionCheckInput } from '../../../shared-core/trade-flow';
 import { closeClientTrade } from './api/close-client-trade';
 import { resumeClientOpens } from './client-open-journal';
@@ -68,13 +68,11 @@ export async function reconcileClientTrades(
  */
 export async function reconcilePlatformAfterBalance(
   platformUuid: string,
-  platformUrl: string,
-  credentials: ExchangeCredentials,
+  client: ExchangeClient,
 ): Promise<void> {
   if (checking.has(platformUuid)) return;
   checking.add(platformUuid);
   try {
-    const client = new ExchangeClient({ baseUrl: platformUrl, credentials });
     await resumeClientOpens(platformUuid, client);
     await reconcileClientTrades(client, clientTradesToCheck(platformUuid));
   } catch (error) {

@@ -5,14 +5,14 @@
 import type { TFunction } from 'i18next';
 import { TradeError, TradeSide } from '../../../contracts';
 import { ApiError, ApiErrorKind, UNKNOWN_ERROR_MESSAGE } from '../../lib/api-client';
-import { ExchangeClient } from '../../../shared-core/exchange-client';
+import type { ExchangeClient } from '../../../shared-core/exchange-client';
 import { translateError } from '../../lib/i18n';
 import { protectPosition } from '../../../shared-core/trade-flow';
 import { authStore } from '../auth/auth-store';
 import { platformsStore } from '../platforms/platforms-store';
 import { pinCodeStore } from '../trade-tokens/pin-code-store';
+import { withPlatformExchange } from '../trade-tokens/platform-exchange';
 import { readTokenEnvelope } from '../trade-tokens/token-storage';
-import { withTradeTokenContent } from '../trade-tokens/token-vault';
 import { deleteTradeErrors } from './api/delete-trade-errors';
 import { setClientTradeStop } from './api/set-client-trade-stop';
 import { platformsWithLeftClientOpens, resumeClientOpens } from './client-open-journal';
@@ -86,16 +86,11 @@ async function reconcileClientErrorTrades(): Promise<number> {
     const envelope = readTokenEnvelope(platformUuid);
     if (!platform || !pinCode || !envelope) continue;
     try {
-      await withTradeTokenContent(
-        envelope,
-        { pinCode, platformUuid, userTradeTokenKey: user.user_trade_token_key },
-        async (credentials) => {
-          const client = new ExchangeClient({ baseUrl: platform.platform_url, credentials });
-          repaired += await resumeClientOpens(platformUuid, client);
-          await reconcileClientTrades(client, clientTradesToCheck(platformUuid, true));
-          repaired += await protectClientTrades(platformUuid, client);
-        },
-      );
+      await withPlatformExchange(platformUuid, async (client) => {
+        repaired += await resumeClientOpens(platformUuid, client);
+        await reconcileClientTrades(client, clientTradesToCheck(platformUuid, true));
+        repaired += await protectClientTrades(platformUuid, client);
+      });
     } catch (error) {
       console.error(error);
     }

@@ -141,6 +141,7 @@ beforeEach(() => {
       level: TradeTokenLevel.TRADE_AVAILABLE,
       trade_leverage_max: 50,
       platform_url: 'http://127.0.0.1:8081',
+      platform_allows_browser: true,
     },
   };
   symbolsStore.symbol_dict = {

@@ -11,7 +11,6 @@ import {
   type Trade,
 } from '../../../contracts';
 import { ApiError, ApiErrorKind } from '../../lib/api-client';
-import { ExchangeClient } from '../../../shared-core/exchange-client';
 import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../../shared-core/trade-flow';
 import { authStore } from '../auth/auth-store';
 import { addNotification, NotificationType } from '../notifications/notifications-store';
@@ -21,8 +20,8 @@ import { removeSignal, signalsStore } from '../signals/signals-store';
 import { symbolsStore } from '../symbols/symbols-store';
 import { getPinCode } from '../trade-tokens/pin-code-store';
 import { TradeTokenLevel } from '../trade-tokens/token-level';
+import { withPlatformExchange } from '../trade-tokens/platform-exchange';
 import { readTokenEnvelope } from '../trade-tokens/token-storage';
-import { withTradeTokenContent } from '../trade-tokens/token-vault';
 import { getTradeTokenLevel } from '../trade-tokens/trade-tokens-store';
 import { closeClientTrade } from './api/close-client-trade';
 import { closeServerTrade } from './api/close-server-trade';
@@ -55,10 +54,6 @@ async function platformPreferencesOf(platformUuid: string): Promise<PlatformPref
   return loaded ? { ...loaded } : undefined;
 }
 
-function clientOf(platformUrl: string, credentials: { api_key: string; api_secret: string }) {
-  return new ExchangeClient({ baseUrl: platformUrl, credentials });
-}
-
 /**
  * Opens a trade from a signal (SPEC.md §4 "Opening a trade"). Without a PIN, without token level
  * TRADE_AVAILABLE or without the platform's trade settings it silently does nothing. The mode is the global
@@ -78,7 +73,7 @@ export async function openTradeFromSignal(signalUuid: string): Promise<void> {
       const answered = await createServerTradeOrTimeout({ ...base, pin_code: pinCode });
       if (!answered) return;
     } else {
-      const opened = await openInClientMode(signalUuid, pinCode, preferences);
+      const opened = await openInClientMode(signalUuid, preferences);
       if (!opened) return;
     }
   } catch (error) {
@@ -121,11 +116,7 @@ async function createServerTradeOrTimeout(body: Parameters<typeof createServerTr
 }
 
 /** Client mode: the exchange steps with the decrypted token, then the record. False when a check failed. */
-async function openInClientMode(
-  signalUuid: string,
-  pinCode: string,
-  preferences: PlatformPreferences,
-): Promise<boolean> {
+async function openInClientMode(signalUuid: string, preferences: PlatformPreferences): Promise<boolean> {
   const signal = signalsStore.signal_by_uuid[signalUuid];
   const platform = signal ? platformsStore.platform_dict[signal.platform_uuid] : undefined;
   if (!signal || !platform) return false;
@@ -134,8 +125,7 @@ async function openInClientMode(
     notifyError('notification.current_user_not_found');
     return false;
   }
-  const envelope = readTokenEnvelope(signal.platform_uuid);
-  if (!envelope) {
+  if (!readTokenEnvelope(signal.platform_uuid)) {
     notifyError(['notification.trade_token_not_found', signal.symbol.symbol_pair]);
     return false;
   }
@@ -156,20 +146,17 @@ async function openInClientMode(
   // Noted before the market order, so a page closed before the record leaves the open to be completed at the
   // next balance read (client-open-journal.ts).
   const opened = await runNotedClientOpen(note, async () => {
-    const position = await withTradeTokenContent(
-      envelope,
-      { pinCode, platformUuid: signal.platform_uuid, userTradeTokenKey: user.user_trade_token_key },
-      (credentials) =>
-        openPosition(clientOf(platform.platform_url, credentials), {
-          symbol_pair: symbol.symbol_pair,
-          trade_direction: signal.signal_direction_created,
-          trade_margin: preferences.trade_margin,
-          trade_leverage: preferences.trade_leverage,
-          trade_stop_loss_percent: preferences.trade_stop_loss_percent,
-          symbol_price_precision: symbol.symbol_price_precision,
-          symbol_quantity_precision: symbol.symbol_quantity_precision,
-          signal_uuid: signalUuid,
-        }),
+    const position = await withPlatformExchange(signal.platform_uuid, (client) =>
+      openPosition(client, {
+        symbol_pair: symbol.symbol_pair,
+        trade_direction: signal.signal_direction_created,
+        trade_margin: preferences.trade_margin,
+        trade_leverage: preferences.trade_leverage,
+        trade_stop_loss_percent: preferences.trade_stop_loss_percent,
+        symbol_price_precision: symbol.symbol_price_precision,
+        symbol_quantity_precision: symbol.symbol_quantity_precision,
+        signal_uuid: signalUuid,
+      }),
     );
     try {
       await createClientTrade(clientTradeRecord(signalUuid, preferences, position));
@@ -303,23 +290,15 @@ export async function closeTrade(
 }
 
 async function closeInClientMode(trade: TradeCopy, status: ClosingTradeStatus): Promise<void> {
-  const platform = platformsStore.platform_dict[trade.platform_uuid];
-  const user = authStore.user;
-  const envelope = readTokenEnvelope(trade.platform_uuid);
-  const pinCode = getPinCode(trade.platform_uuid);
-  if (!platform || !user || !envelope || !pinCode) throw new Error('trade settings changed');
-  const closed = await withTradeTokenContent(
-    envelope,
-    { pinCode, platformUuid: trade.platform_uuid, userTradeTokenKey: user.user_trade_token_key },
-    (credentials) =>
-      closePosition(clientOf(platform.platform_url, credentials), {
-        symbol_pair: trade.symbol_pair,
-        trade_direction: trade.trade_direction,
-        trade_quantity: trade.trade_quantity,
-        trade_leverage: trade.trade_leverage,
-        trade_stop_order_id: trade.trade_stop_order_id,
-        trade_status: status,
-      }),
+  const closed = await withPlatformExchange(trade.platform_uuid, (client) =>
+    closePosition(client, {
+      symbol_pair: trade.symbol_pair,
+      trade_direction: trade.trade_direction,
+      trade_quantity: trade.trade_quantity,
+      trade_leverage: trade.trade_leverage,
+      trade_stop_order_id: trade.trade_stop_order_id,
+      trade_status: status,
+    }),
   );
   await closeClientTrade({
     trade_uuid: trade.trade_uuid,

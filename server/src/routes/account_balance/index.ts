@@ -9,7 +9,8 @@ import {
   errorBody,
   getAccountBalanceBody,
 } from '../../../../contracts';
-import { ExchangeClient, ExchangeError, ExchangeFailure } from '../../../../shared-core/exchange-client';
+import { ExchangeError, ExchangeFailure } from '../../../../shared-core/exchange-client';
+import { serverExchangeClient } from '../../services/exchange-transport';
 import { bearerSecurity } from '../../plugins/auth';
 import { HttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
@@ -48,7 +49,7 @@ export const accountBalanceRoutes: FastifyPluginAsyncZod = async (app) => {
         if (error instanceof WrongPinError) throw new HttpError(403, TradeTokenMessage.WRONG_PIN_CODE);
         throw error;
       }
-      const client = new ExchangeClient({ baseUrl: opened.platform.base_url, credentials: opened.content });
+      const client = serverExchangeClient(opened.platform.base_url, opened.content);
       try {
         const result = await client.getAccount();
         await touchTradeToken(app.db, opened.row.trade_token_uuid);

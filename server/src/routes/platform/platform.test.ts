@@ -43,6 +43,8 @@ describe('GET /api/platform/get_available_platforms_dict/', () => {
       level: TradeTokenLevel.TRADE_AVAILABLE,
       trade_leverage_max: DEFAULT_LEVERAGE_MAX,
       platform_url: exchange.url,
+      // The embedded paper exchange answers no browser origin by default, like Binance: relayed.
+      platform_allows_browser: false,
     });
     expect(platform_dict[BINANCE_PLATFORM_UUID].platform_url).toBe('https://fapi.binance.com');
     expect(platform_dict[BINANCE_DEMO_PLATFORM_UUID].platform_url).toBe('https://demo-fapi.binance.com');

@@ -13,7 +13,8 @@ import {
   errorBody,
   tradeAnswer,
 } from '../../../../contracts';
-import { ExchangeClient, ExchangeError } from '../../../../shared-core/exchange-client';
+import { ExchangeError } from '../../../../shared-core/exchange-client';
+import { serverExchangeClient } from '../../services/exchange-transport';
 import {
   OpenFailure,
   TradeOpenError,
@@ -64,7 +65,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
   const clientFor = async (userUuid: string, platformUuid: string, pinCode: string) => {
     try {
       const opened = await access.open(userUuid, platformUuid, pinCode);
-      const client = new ExchangeClient({ baseUrl: opened.platform.base_url, credentials: opened.content });
+      const client = serverExchangeClient(opened.platform.base_url, opened.content);
       return { client, tokenUuid: opened.row.trade_token_uuid };
     } catch (error) {
       if (error instanceof WrongPinError) throw new HttpError(403, TradeTokenMessage.WRONG_PIN_CODE);

@@ -49,6 +49,7 @@ describe('BalanceWidget', () => {
         level: 3,
         trade_leverage_max: 20,
         platform_url: 'x',
+        platform_allows_browser: true,
       },
       [B]: {
         platform_uuid: B,
@@ -57,6 +58,7 @@ describe('BalanceWidget', () => {
         level: 3,
         trade_leverage_max: 125,
         platform_url: 'y',
+        platform_allows_browser: true,
       },
     };
     platformsStore.is_loaded = true;

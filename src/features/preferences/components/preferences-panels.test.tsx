@@ -41,6 +41,7 @@ const PLATFORM: Platform = {
   level: 3,
   trade_leverage_max: 20,
   platform_url: 'http://127.0.0.1:8081',
+  platform_allows_browser: true,
 };
 
 beforeAll(async () => {

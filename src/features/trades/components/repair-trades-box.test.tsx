@@ -129,6 +129,7 @@ describe("'Repair error trades' (SPEC.md §2 Trade preferences)", () => {
         level: 3,
         trade_leverage_max: 50,
         platform_url: 'http://127.0.0.1:8081',
+        platform_allows_browser: true,
       },
     };
     putPinCode(PLATFORM_UUID, PIN);

@@ -1,0 +1,352 @@
+// The signed-request relay (docs/relay.md) on a listening app and a real paper exchange: the shared exchange
+// client signs with trade-core and sends through /api/exchange_relay/{platform_uuid}, as the page does in
+// client mode. What it forwards, what it refuses, and what it keeps out of the log.
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
+import {
+  ExchangeClient,
+  ExchangeError,
+  ExchangeFailure,
+  RELAY_HEADER,
+  signerFor,
+} from '../../../../shared-core/exchange-client';
+import { clientOrderIds, closePosition, openPosition } from '../../../../shared-core/trade-flow';
+import { EgressIp } from '../../services/egress-ip';
+import { createLogger } from '../../services/logger';
+import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+
+const RATE_LIMIT = 120;
+let exchange: PaperExchangeHandle;
+let t: TestApp;
+let appUrl: string;
+const logged: string[] = [];
+let traderA: Awaited<ReturnType<typeof signUpAndLogIn>>;
+let traderB: Awaited<ReturnType<typeof signUpAndLogIn>>;
+
+beforeAll(async () => {
+  exchange = await startPaperExchange({ port: 0, seed: 5, historyDays: 1 });
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logged.push(chunk.toString());
+      done();
+    },
+  });
+  t = await createTestApp({
+    exchange,
+    logger: createLogger('info', sink),
+    relayRequestsPerMinute: RATE_LIMIT,
+    egressIp: new EgressIp('203.0.113.7'),
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  appUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  traderA = await signUpAndLogIn(t.app, 'relayer');
+  traderB = await signUpAndLogIn(t.app, 'other');
+});
+afterAll(async () => {
+  await t?.close();
+  await exchange?.close();
+});
+
+const relayBase = (platformUuid = PAPER_PLATFORM_UUID) => `${appUrl}/api/exchange_relay/${platformUuid}`;
+
+/** The page's way: the access token on every relayed request (src/lib/api-client.ts createRelayFetch). */
+function relayClient(
+  account: { apiKey: string; apiSecret: string },
+  trader = traderA,
+  platformUuid = PAPER_PLATFORM_UUID,
+) {
+  const sent: Response[] = [];
+  const withToken: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', trader.headers.authorization);
+    const response = await fetch(input, { ...init, headers });
+    sent.push(response.clone());
+    return response;
+  };
+  const credentials = { api_key: account.apiKey, signer: signerFor(account.apiSecret) };
+  return {
+    client: new ExchangeClient({ baseUrl: relayBase(platformUuid), credentials, fetch: withToken }),
+    sent,
+  };
+}
+
+/** A signed query the way the client builds it, for requests the client would never send. */
+function signedQuery(account: { apiSecret: string }, params: [string, string][]) {
+  return signerFor(account.apiSecret).signedQuery(params, { timestamp: Date.now(), recvWindow: 10_000 });
+}
+
+const errorOf = async (call: Promise<unknown>) => {
+  try {
+    await call;
+  } catch (error) {
+    return error as ExchangeError;
+  }
+  throw new Error('the call succeeded');
+};
+
+describe('exchange relay', () => {
+  it("opens, reads and closes a trade through the relay: the exchange's answers and rate-limit headers come back", async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const account = exchange.admin.createAccount('5000');
+    const { client, sent } = relayClient(account);
+    const balance = await client.getAccount();
+    expect(balance.total_wallet_balance).toBe(5000);
+    expect(sent[0]!.headers.get('x-mbx-used-weight-1m')).toMatch(/^\d+$/);
+    expect(sent[0]!.headers.get(RELAY_HEADER)).toBeNull();
+    const signal = crypto.randomUUID();
+    const opened = await openPosition(client, {
+      symbol_pair: 'ETHUSDT',
+      trade_direction: 'BUY',
+      trade_margin: 10,
+      trade_leverage: 10,
+      trade_stop_loss_percent: 10,
+      symbol_price_precision: 2,
+      symbol_quantity_precision: 3,
+      signal_uuid: signal,
+    });
+    expect(opened.trade_stop_order_id).toBe(clientOrderIds(signal).stop);
+    const market = sent.find((response) => response.url.includes('type=MARKET'))!;
+    expect(market.headers.get('x-mbx-order-count-1m')).toMatch(/^\d+$/);
+    const closed = await closePosition(client, {
+      symbol_pair: 'ETHUSDT',
+      trade_direction: 'BUY',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 10,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_order_id: opened.trade_order_id,
+      trade_status: 'manual_close',
+    });
+    expect(closed.stop_cancelled).toBe(true);
+    const summary = await fetch(`${exchange.url}/admin/accounts/${account.apiKey}`).then((r) => r.json());
+    expect(summary.positions.filter((p: { positionAmt: string }) => Number(p.positionAmt) !== 0)).toEqual([]);
+  });
+
+  it('forwards a signed request once: the same request again is refused and never reaches the exchange', async () => {
+    exchange.admin.setPrice('XRPUSDT', '2.5');
+    const account = exchange.admin.createAccount('5000');
+    const query = signedQuery(account, [
+      ['symbol', 'XRPUSDT'],
+      ['side', 'BUY'],
+      ['type', 'MARKET'],
+      ['quantity', '10'],
+      ['newOrderRespType', 'RESULT'],
+    ]);
+    const send = () =>
+      fetch(`${relayBase()}/fapi/v1/order?${query}`, {
+        method: 'POST',
+        headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+      });
+    const [first, second] = await Promise.all([send(), send()]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const refused = first.status === 409 ? first : second;
+    expect(refused.headers.get(RELAY_HEADER)).toBe('refused');
+    expect(await refused.json()).toEqual({ detail: 'This signed request was relayed already' });
+    const third = await send();
+    expect(third.status).toBe(409);
+    const summary = await fetch(`${exchange.url}/admin/accounts/${account.apiKey}`).then((r) => r.json());
+    const xrp = summary.positions.find((p: { symbol: string }) => p.symbol === 'XRPUSDT');
+    expect(Number(xrp.positionAmt)).toBe(10);
+  });
+
+  it("hands the exchange's refusals back unchanged, and the client reads them as it does from the exchange", async () => {
+    const account = exchange.admin.createAccount('5000');
+    const wrongKey = { apiKey: 'f'.repeat(64), apiSecret: account.apiSecret };
+    const direct = new ExchangeClient({
+      baseUrl: exchange.url,
+      credentials: { api_key: wrongKey.apiKey, api_secret: wrongKey.apiSecret },
+    });
+    const viaRelay = relayClient(wrongKey).client;
+    const [directError, relayedError] = await Promise.all([
+      errorOf(direct.getAccount()),
+      errorOf(viaRelay.getAccount()),
+    ]);
+    expect(relayedError.code).toBe(-2015);
+    expect(relayedError.status).toBe(401);
+    expect(relayedError.message).toBe(directError.message);
+
+    // -4164: a notional under the symbol's minimum; -4120: a STOP on the old path. The bodies as the exchange
+    // wrote them.
+    exchange.admin.setPrice('XRPUSDT', '2.5');
+    for (const params of [
+      [
+        ['symbol', 'XRPUSDT'],
+        ['side', 'BUY'],
+        ['type', 'MARKET'],
+        ['quantity', '0.1'],
+      ],
+      [
+        ['symbol', 'XRPUSDT'],
+        ['side', 'SELL'],
+        ['type', 'STOP'],
+        ['quantity', '10'],
+        ['price', '2.0'],
+        ['stopPrice', '2.1'],
+        ['timeInForce', 'GTC'],
+      ],
+    ] as [string, string][][]) {
+      const relayed = await fetch(`${relayBase()}/fapi/v1/order?${signedQuery(account, params)}`, {
+        method: 'POST',
+        headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+      });
+      const straight = await fetch(`${exchange.url}/fapi/v1/order?${signedQuery(account, params)}`, {
+        method: 'POST',
+        headers: { 'x-mbx-apikey': account.apiKey },
+      });
+      expect(relayed.status).toBe(straight.status);
+      expect(await relayed.text()).toBe(await straight.text());
+    }
+  });
+
+  it('gives the same failures as the exchange itself when it fails (5xx) or does not answer', async () => {
+    const account = exchange.admin.createAccount('5000');
+    const relayed = relayClient(account).client;
+    const direct = new ExchangeClient({
+      baseUrl: exchange.url,
+      credentials: { api_key: account.apiKey, api_secret: account.apiSecret },
+    });
+    exchange.admin.setFaults({ account: account.apiKey, errorCount: 2, errorStatus: 503 });
+    const [viaRelay, straight] = [await errorOf(relayed.getAccount()), await errorOf(direct.getAccount())];
+    expect(viaRelay.status).toBe(503);
+    expect(viaRelay.message).toBe(straight.message);
+    expect(viaRelay.outcomeUnknown).toBe(true);
+
+    exchange.admin.setFaults({ account: account.apiKey, timeoutCount: 1, timeoutMs: 8_000 });
+    const timedOut = await errorOf(relayed.getAccount());
+    expect(timedOut.failure).toBe(ExchangeFailure.TIMEOUT);
+    expect(timedOut.message).toBe('getAccount: Timeout');
+    exchange.admin.clearFaults(account.apiKey);
+  }, 20_000);
+
+  it('refuses what the product never sends: other paths, other methods, unsigned or stale requests, a body', async () => {
+    const account = exchange.admin.createAccount('5000');
+    const query = () => signedQuery(account, [['symbol', 'BTCUSDT']]);
+    const call = (method: string, path: string, search = query(), body?: string) =>
+      fetch(`${relayBase()}${path}?${search}`, {
+        method,
+        headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+        body,
+      });
+    const cases: [Response, number][] = [
+      [await call('GET', '/fapi/v1/exchangeInfo'), 404],
+      [await call('POST', '/fapi/v1/listenKey'), 404],
+      [await call('GET', '/fapi/v1/allOpenOrders'), 404],
+      [await call('DELETE', '/fapi/v2/account'), 405],
+      [await call('GET', '/fapi/v1/../../admin/accounts'), 404],
+      [await call('GET', '/fapi/v2/account', 'symbol=BTCUSDT&timestamp=1'), 400],
+      [
+        await call(
+          'GET',
+          '/fapi/v2/account',
+          `symbol=BTCUSDT&timestamp=${Date.now() - 3_600_000}&signature=ab`,
+        ),
+        400,
+      ],
+      [await call('GET', '/fapi/v1/..%2F..%2Fadmin%2Faccounts'), 404],
+      [await call('POST', '/fapi/v1/leverage', query(), 'symbol=BTCUSDT&leverage=10'), 400],
+    ];
+    for (const [response, status] of cases) {
+      expect(response.status, response.url).toBe(status);
+      expect((await response.json()).detail).toEqual(expect.any(String));
+      expect(response.headers.get(RELAY_HEADER)).toBe('refused');
+    }
+    const put = await fetch(`${relayBase()}/fapi/v1/order?${query()}`, {
+      method: 'PUT',
+      headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+    });
+    expect(put.status).toBe(404);
+  });
+
+  it("sends to the platform's own base URL, whatever host or address the request names", async () => {
+    const account = exchange.admin.createAccount('777');
+    const search = signedQuery(account, [['url', 'http://169.254.169.254/latest']]);
+    const response = await fetch(`${relayBase()}/fapi/v2/account?${search}`, {
+      headers: {
+        ...traderA.headers,
+        'x-mbx-apikey': account.apiKey,
+        'x-forwarded-host': 'evil.example',
+        forwarded: 'host=evil.example',
+      },
+    });
+    expect(response.status).toBe(200);
+    expect((await response.json()).totalWalletBalance).toMatch(/^777\./);
+    // The Binance platform is its real base URL, unreachable here: the relay says so; it never tries the paper
+    // exchange or an address of the request.
+    const binance = await fetch(
+      `${relayBase(BINANCE_PLATFORM_UUID)}/fapi/v2/account?${signedQuery(account, [])}`,
+      {
+        headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+      },
+    );
+    expect([502, 504]).toContain(binance.status);
+    expect(binance.headers.get(RELAY_HEADER)).toBe('refused');
+  });
+
+  it("refuses another trader's exchange key, an unknown platform, and anyone not logged in", async () => {
+    const account = exchange.admin.createAccount('5000');
+    await relayClient(account, traderA).client.getAccount();
+    const stolen = await errorOf(relayClient(account, traderB).client.getAccount());
+    expect(stolen.status).toBe(403);
+    expect(stolen.message).toBe(
+      'getAccount: This exchange API key is connected to another Signaldesk account',
+    );
+    // A key the exchange refused binds nobody: B's own later use of a fresh key is not blocked by A's attempt.
+    const fresh = exchange.admin.createAccount('5000');
+    await errorOf(relayClient({ ...fresh, apiSecret: 'wrong' }, traderA).client.getAccount());
+    expect((await relayClient(fresh, traderB).client.getAccount()).total_wallet_balance).toBe(5000);
+
+    const unknown = await errorOf(relayClient(account, traderA, crypto.randomUUID()).client.getAccount());
+    expect(unknown.status).toBe(404);
+    const anonymous = await fetch(`${relayBase()}/fapi/v2/account?${signedQuery(account, [])}`, {
+      headers: { 'x-mbx-apikey': account.apiKey },
+    });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get(RELAY_HEADER)).toBe('refused');
+  });
+
+  it('answers the address to allow on an IP-restricted key: the configured one, loopback for a local exchange', async () => {
+    const ask = (uuid: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/exchange_relay/egress_ip/${uuid}/`,
+        headers: traderA.headers,
+      });
+    expect((await ask(BINANCE_PLATFORM_UUID)).json()).toEqual({ result: { egress_ip: '203.0.113.7' } });
+    expect((await ask(PAPER_PLATFORM_UUID)).json()).toEqual({ result: { egress_ip: '127.0.0.1' } });
+    expect((await ask(crypto.randomUUID())).statusCode).toBe(404);
+  });
+
+  it('keeps the API key, the signature and the query out of the log', async () => {
+    const account = exchange.admin.createAccount('5000');
+    const search = signedQuery(account, []);
+    await fetch(`${relayBase()}/fapi/v2/account?${search}`, {
+      headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+    });
+    const signature = new URLSearchParams(search).get('signature')!;
+    const text = logged.join('');
+    expect(text).toContain('/api/exchange_relay/');
+    expect(text).not.toContain(account.apiKey);
+    expect(text).not.toContain(signature);
+    expect(text).not.toMatch(/exchange_relay\/[^"]*\?/);
+  });
+
+  it('limits the requests of each trader, and only of that trader', async () => {
+    const other = await signUpAndLogIn(t.app, 'limited');
+    const account = exchange.admin.createAccount('5000');
+    const { client } = relayClient(account, other);
+    let refused: ExchangeError | undefined;
+    for (let i = 0; i <= RATE_LIMIT && !refused; i++) {
+      refused = await client.getAccount().then(
+        () => undefined,
+        (error: ExchangeError) => error,
+      );
+    }
+    expect(refused?.status).toBe(429);
+    expect(refused?.message).toMatch(/Too many exchange requests through Signaldesk/);
+    const fresh = exchange.admin.createAccount('5000');
+    expect((await relayClient(fresh, traderB).client.getAccount()).total_wallet_balance).toBe(5000);
+  });
+});

@@ -1,0 +1,132 @@
+// /api/exchange_relay/* — client mode's road to an exchange that refuses browser origins (Binance does;
+// docs/relay.md). `{method} /api/exchange_relay/{platform_uuid}{exchange path}?{signed query}` with the
+// X-MBX-APIKEY header is forwarded verbatim to the platform's base URL (services/exchange-relay.ts) for the
+// logged-in trader, and answered with the exchange's status, body and rate-limit headers. Every answer the
+// relay gives itself (a refusal, an unreachable exchange) carries RELAY_HEADER, so the page's exchange client
+// tells it from the exchange's. Also GET /egress_ip/{platform_uuid}/: the address to allow on the key.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  RELAYED_CALLS,
+  RELAY_QUERY_PATTERN,
+  egressIpAnswer,
+  errorBody,
+  relayHeaders,
+  relayParams,
+  type RelayedPath,
+} from '../../../../contracts';
+import { RELAY_HEADER } from '../../../../shared-core/exchange-client';
+import { HttpError } from '../../http-error';
+import { bearerSecurity } from '../../plugins/auth';
+import type { EgressIp } from '../../services/egress-ip';
+import { ExchangeRelay } from '../../services/exchange-relay';
+import { findPlatform } from '../../services/platforms';
+
+export interface ExchangeRelayOptions {
+  egressIp: EgressIp;
+  /** Relayed requests a trader may make a minute (an open is 6, a balance read 1, Repair a few per trade). */
+  requestsPerMinute: number;
+}
+
+/** The default per-trader limit: far above a trader's use, far below Binance's 2400 weight a minute per IP. */
+export const RELAY_REQUESTS_PER_MINUTE = 300;
+
+const refusals = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  405: errorBody,
+  409: errorBody,
+  429: errorBody,
+  502: errorBody,
+  504: errorBody,
+};
+
+export const exchangeRelayRoutes: FastifyPluginAsyncZod<ExchangeRelayOptions> = async (app, options) => {
+  // Before authentication, so that its 401 carries the header too; a forwarded answer removes it.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header(RELAY_HEADER, 'refused');
+  });
+  app.addHook('onRequest', app.authenticate);
+  await app.register(rateLimit, {
+    max: options.requestsPerMinute,
+    timeWindow: 60_000,
+    hook: 'preHandler',
+    keyGenerator: (request) => request.userUuid,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(
+        429,
+        `Too many exchange requests through Signaldesk: at most ${context.max} a minute. Try again in ${context.after}`,
+      ),
+  });
+  const relay = new ExchangeRelay(app.db, app.secretBox, app.clock);
+
+  app.get(
+    '/egress_ip/:platform_uuid/',
+    {
+      schema: {
+        tags: ['exchange_relay'],
+        summary:
+          "The address the platform's exchange sees our requests come from (for its API key's IP list)",
+        security: bearerSecurity,
+        params: z.object({ platform_uuid: z.uuid() }),
+        response: { 200: egressIpAnswer, 401: errorBody, 404: errorBody, 429: errorBody },
+      },
+    },
+    async (request) => {
+      const platform = await findPlatform(app.db, request.params.platform_uuid);
+      if (!platform)
+        throw new HttpError(404, `platform_uuid: unknown platform ${request.params.platform_uuid}`);
+      return { result: { egress_ip: options.egressIp.forExchange(platform.base_url) } };
+    },
+  );
+
+  app.route({
+    method: ['GET', 'POST', 'DELETE'],
+    url: '/:platform_uuid/*',
+    schema: {
+      tags: ['exchange_relay'],
+      summary:
+        "A signed exchange request, forwarded verbatim to the platform's exchange; answered with the exchange's status, body and rate-limit headers",
+      security: bearerSecurity,
+      params: relayParams,
+      headers: relayHeaders,
+      response: refusals,
+    },
+    handler: async (request, reply) => {
+      const params = relayParams.parse(request.params);
+      const method = request.method as 'GET' | 'POST' | 'DELETE';
+      const path = `/${params['*']}`;
+      const methods: readonly string[] | undefined = RELAYED_CALLS[path as RelayedPath];
+      if (!methods) throw new HttpError(404, `Not an exchange call Signaldesk makes: ${path}`);
+      if (!methods.includes(method)) throw new HttpError(405, `${method} ${path} is not relayed`);
+      const at = request.url.indexOf('?');
+      const query = at < 0 ? '' : request.url.slice(at + 1);
+      if (!RELAY_QUERY_PATTERN.test(query)) {
+        throw new HttpError(400, 'The signed query must be a percent-encoded query string');
+      }
+      if (request.body !== undefined && request.body !== '' && request.body !== null) {
+        throw new HttpError(400, 'A relayed request carries its parameters in the query string only');
+      }
+      const platform = await findPlatform(app.db, params.platform_uuid);
+      if (!platform?.base_url)
+        throw new HttpError(404, `platform_uuid: unknown platform ${params.platform_uuid}`);
+      const answer = await relay.forward({
+        userUuid: request.userUuid,
+        platformUuid: platform.platform_uuid,
+        baseUrl: platform.base_url,
+        method,
+        path,
+        query,
+        apiKey: relayHeaders.parse(request.headers)['x-mbx-apikey'],
+      });
+      reply.removeHeader(RELAY_HEADER);
+      // The exchange's own status and body, whatever they are: the typed reply knows only our refusals.
+      const raw = reply as unknown as { code(status: number): { send(body: string): void } };
+      reply.headers(answer.headers);
+      raw.code(answer.status).send(answer.body);
+    },
+  });
+};
