@@ -15,14 +15,12 @@ export const RELAYED_CALLS = {
   '/fapi/v1/positionSide/dual': ['POST'],
   '/fapi/v1/order': ['GET', 'POST', 'DELETE'],
   '/fapi/v1/algoOrder': ['GET', 'POST', 'DELETE'],
-} as const satisfies Record<string, readonly ('GET' | 'POST' | 'DELETE')[]>;
+} as const satisfies Record<string, readonly RelayMethod[]>;
 export type RelayedPath = keyof typeof RELAYED_CALLS;
+export type RelayMethod = 'GET' | 'POST' | 'DELETE';
 
-/** Path parameters of a relayed request: the platform, then the exchange path after /fapi/. */
-export const relayParams = z.object({
-  platform_uuid: z.uuid(),
-  '*': z.string().max(64),
-});
+/** Path parameters of a relayed request: the platform whose exchange it goes to. */
+export const relayParams = z.object({ platform_uuid: z.uuid() });
 
 /** The exchange's API key header; the rest of a relayed request is the signed query string. */
 export const relayHeaders = z.object({

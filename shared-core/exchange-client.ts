@@ -146,16 +146,16 @@ async function unless<T>(code: number, call: Promise<T>): Promise<T | undefined>
 }
 
 /**
- * The last timestamp signed with each API key. Two requests signed in the same millisecond with the same
- * parameters would carry the same signature, which the relay forwards once only (a replay guard): every
- * request of a key gets a timestamp of its own.
+ * The last timestamp each signer signed. Two requests signed in the same millisecond with the same parameters
+ * would carry the same signature, which the relay forwards once only (a replay guard): every request a signer
+ * signs gets a timestamp of its own (the SPA keeps one signer per unlocked platform for all its clients).
  */
-const lastTimestamps = new Map<string, number>();
+const lastTimestamps = new WeakMap<Signer, number>();
 
-function uniqueTimestamp(apiKey: string, now: number): number {
-  const last = lastTimestamps.get(apiKey) ?? 0;
+function uniqueTimestamp(signer: Signer, now: number): number {
+  const last = lastTimestamps.get(signer) ?? 0;
   const timestamp = now > last ? now : last + 1;
-  lastTimestamps.set(apiKey, timestamp);
+  lastTimestamps.set(signer, timestamp);
   return timestamp;
 }
 
@@ -184,7 +184,7 @@ export class ExchangeClient {
 
   /** The signed query string, with a timestamp no other request of this key had. */
   private sign(params: QueryParams): string {
-    const timestamp = uniqueTimestamp(this.key.api_key, (this.options.now ?? Date.now)());
+    const timestamp = uniqueTimestamp(this.key.signer, (this.options.now ?? Date.now)());
     return this.key.signer.signedQuery(params, { timestamp, recvWindow: this.recvWindowMs });
   }
 

@@ -154,6 +154,11 @@ export function registerAdmin(app: FastifyInstance, exchange: Exchange): void {
         return { api_key: account.apiKey, legacyConditionalOrders: exchange.core.legacyFor(account) };
       });
 
+      admin.get<{ Querystring: { account?: string; since?: string } }>('/requests', async (request) => {
+        const { account = '', since } = request.query;
+        return { requests: exchange.requests.of(account, Number(since) || 0) };
+      });
+
       admin.get('/faults', async () => exchange.faults.describe());
       admin.post('/faults', async (request) => exchange.faults.set(body(FaultConfigSchema, request)));
       admin.delete<{ Querystring: { account?: string } }>('/faults', async (request) => {

@@ -5,6 +5,7 @@ import { cancelAllAlgos, registerAlgoFollower } from './algo-orders.js';
 import { DEFAULT_LIMITS, RateLimiter, type Limits } from './auth.js';
 import { addIncome } from './execution.js';
 import { ExchangeCore } from './exchange-core.js';
+import { RequestLog } from './request-log.js';
 import { Faults } from './faults.js';
 import { historyOrigin, MINUTE_MS } from './market/history.js';
 import { Market, type MarketDurable, type SymbolTick } from './market/market.js';
@@ -40,6 +41,7 @@ export class Exchange {
   readonly core: ExchangeCore;
   readonly limiter: RateLimiter;
   readonly faults: Faults;
+  readonly requests = new RequestLog();
   readonly tape = new TradeTape();
   readonly tickListeners = new Set<TickListener>();
   /** Listen keys closed through DELETE /fapi/v1/listenKey: their websocket connections are closed. */

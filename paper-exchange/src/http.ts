@@ -112,6 +112,20 @@ export function registerRoutes(
         method: def.method,
         url,
         handler: async (request, reply) => {
+          const header = request.headers['x-mbx-apikey'];
+          const params = mergeParams(rawQueryOf(request), request.rawBody ?? '');
+          const logged = exchange.requests.begin(typeof header === 'string' ? header : undefined, {
+            method: request.method,
+            path: url,
+            symbol: params.get('symbol'),
+            type: params.get('type'),
+            clientId: params.get('newClientOrderId') ?? params.get('clientAlgoId'),
+            receivedAt: exchange.now(),
+          });
+          reply.raw.once('finish', () => {
+            logged.answeredAt = exchange.now();
+            logged.status = reply.statusCode;
+          });
           try {
             const result = await run(exchange, def, request, reply, held);
             if (reply.sent) return reply;

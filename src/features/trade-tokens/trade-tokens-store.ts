@@ -8,6 +8,7 @@ import { loadPlatformBalance, removePlatformBalance } from '../balances/balances
 import { tradeSide } from '../preferences/preferences-store';
 import { createPaperAccount } from './api/create-paper-account';
 import { createTradeToken } from './api/create-trade-token';
+import { getEgressIp } from './api/get-egress-ip';
 import { getTradeToken } from './api/get-trade-token';
 import { revokeTradeToken } from './api/revoke-trade-token';
 import { deletePinCode, getPinCode, putPinCode } from './pin-code-store';
@@ -19,11 +20,14 @@ import { rekeyTradeToken, sealNewTradeToken } from './token-vault';
 interface TradeTokensState {
   token_by_platform_uuid: Record<string, TradeTokenState>;
   is_loading_by_platform_uuid: Record<string, boolean>;
+  /** The address each platform's exchange sees our server's requests come from; null while unknown. */
+  egress_ip_by_platform_uuid: Record<string, string | null>;
 }
 
 export const tradeTokensStore = proxy<TradeTokensState>({
   token_by_platform_uuid: {},
   is_loading_by_platform_uuid: {},
+  egress_ip_by_platform_uuid: {},
 });
 
 export class TradeTokenError extends Error {
@@ -174,6 +178,21 @@ export function resetTradeTokensStore(): void {
   forgetExchangeKeys();
   tradeTokensStore.token_by_platform_uuid = {};
   tradeTokensStore.is_loading_by_platform_uuid = {};
+  tradeTokensStore.egress_ip_by_platform_uuid = {};
+}
+
+/**
+ * Reads once the address to allow on a platform's IP-restricted key (docs/relay.md "IP allow-list"); a failed
+ * read leaves it unknown.
+ */
+export async function loadEgressIp(platformUuid: string): Promise<void> {
+  if (platformUuid in tradeTokensStore.egress_ip_by_platform_uuid) return;
+  tradeTokensStore.egress_ip_by_platform_uuid[platformUuid] = null;
+  try {
+    tradeTokensStore.egress_ip_by_platform_uuid[platformUuid] = await getEgressIp(platformUuid);
+  } catch (error) {
+    console.error(error);
+  }
 }
 
 /** Provisions a funded paper-exchange account and returns its credentials for the token form. */

@@ -160,6 +160,7 @@ export const KNOWN_SERVER_SEGMENTS = [
   'platform',
   'symbol',
   'paper_exchange',
+  'exchange_relay',
 ] as const;
 
 export function segmentOf(path: string): string {

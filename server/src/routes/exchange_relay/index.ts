@@ -1,7 +1,8 @@
 // /api/exchange_relay/* — client mode's road to an exchange that refuses browser origins (Binance does;
 // docs/relay.md). `{method} /api/exchange_relay/{platform_uuid}{exchange path}?{signed query}` with the
-// X-MBX-APIKEY header is forwarded verbatim to the platform's base URL (services/exchange-relay.ts) for the
-// logged-in trader, and answered with the exchange's status, body and rate-limit headers. Every answer the
+// X-MBX-APIKEY header, for the exchange calls the product makes (a route each; any other is not found), is
+// forwarded verbatim to the platform's base URL (services/exchange-relay.ts) for the logged-in trader, and
+// answered with the exchange's status, body and rate-limit headers. Every answer the
 // relay gives itself (a refusal, an unreachable exchange) carries RELAY_HEADER, so the page's exchange client
 // tells it from the exchange's. Also GET /egress_ip/{platform_uuid}/: the address to allow on the key.
 import rateLimit from '@fastify/rate-limit';
@@ -14,6 +15,7 @@ import {
   errorBody,
   relayHeaders,
   relayParams,
+  type RelayMethod,
   type RelayedPath,
 } from '../../../../contracts';
 import { RELAY_HEADER } from '../../../../shared-core/exchange-client';
@@ -37,7 +39,6 @@ const refusals = {
   401: errorBody,
   403: errorBody,
   404: errorBody,
-  405: errorBody,
   409: errorBody,
   429: errorBody,
   502: errorBody,
@@ -83,50 +84,49 @@ export const exchangeRelayRoutes: FastifyPluginAsyncZod<ExchangeRelayOptions> = 
     },
   );
 
-  app.route({
-    method: ['GET', 'POST', 'DELETE'],
-    url: '/:platform_uuid/*',
-    schema: {
-      tags: ['exchange_relay'],
-      summary:
-        "A signed exchange request, forwarded verbatim to the platform's exchange; answered with the exchange's status, body and rate-limit headers",
-      security: bearerSecurity,
-      params: relayParams,
-      headers: relayHeaders,
-      response: refusals,
-    },
-    handler: async (request, reply) => {
-      const params = relayParams.parse(request.params);
-      const method = request.method as 'GET' | 'POST' | 'DELETE';
-      const path = `/${params['*']}`;
-      const methods: readonly string[] | undefined = RELAYED_CALLS[path as RelayedPath];
-      if (!methods) throw new HttpError(404, `Not an exchange call Signaldesk makes: ${path}`);
-      if (!methods.includes(method)) throw new HttpError(405, `${method} ${path} is not relayed`);
-      const at = request.url.indexOf('?');
-      const query = at < 0 ? '' : request.url.slice(at + 1);
-      if (!RELAY_QUERY_PATTERN.test(query)) {
-        throw new HttpError(400, 'The signed query must be a percent-encoded query string');
-      }
-      if (request.body !== undefined && request.body !== '' && request.body !== null) {
-        throw new HttpError(400, 'A relayed request carries its parameters in the query string only');
-      }
-      const platform = await findPlatform(app.db, params.platform_uuid);
-      if (!platform?.base_url)
-        throw new HttpError(404, `platform_uuid: unknown platform ${params.platform_uuid}`);
-      const answer = await relay.forward({
-        userUuid: request.userUuid,
-        platformUuid: platform.platform_uuid,
-        baseUrl: platform.base_url,
-        method,
-        path,
-        query,
-        apiKey: relayHeaders.parse(request.headers)['x-mbx-apikey'],
-      });
-      reply.removeHeader(RELAY_HEADER);
-      // The exchange's own status and body, whatever they are: the typed reply knows only our refusals.
-      const raw = reply as unknown as { code(status: number): { send(body: string): void } };
-      reply.headers(answer.headers);
-      raw.code(answer.status).send(answer.body);
-    },
-  });
+  // One route per call the product makes (RELAYED_CALLS): any other path or method is not found.
+  for (const [path, methods] of Object.entries(RELAYED_CALLS) as [RelayedPath, readonly RelayMethod[]][]) {
+    app.route({
+      method: [...methods],
+      url: `/:platform_uuid${path}`,
+      schema: {
+        tags: ['exchange_relay'],
+        summary: `${methods.join(', ')} ${path}, signed by the page, forwarded verbatim to the platform's exchange`,
+        description:
+          "The exchange's status, body and rate-limit headers are the answer; the statuses listed are the relay's own refusals (docs/relay.md).",
+        security: bearerSecurity,
+        params: relayParams,
+        headers: relayHeaders,
+        response: refusals,
+      },
+      handler: async (request, reply) => {
+        const at = request.url.indexOf('?');
+        const query = at < 0 ? '' : request.url.slice(at + 1);
+        if (!RELAY_QUERY_PATTERN.test(query)) {
+          throw new HttpError(400, 'The signed query must be a percent-encoded query string');
+        }
+        if (request.body !== undefined && request.body !== '' && request.body !== null) {
+          throw new HttpError(400, 'A relayed request carries its parameters in the query string only');
+        }
+        const platform = await findPlatform(app.db, request.params.platform_uuid);
+        if (!platform?.base_url) {
+          throw new HttpError(404, `platform_uuid: unknown platform ${request.params.platform_uuid}`);
+        }
+        const answer = await relay.forward({
+          userUuid: request.userUuid,
+          platformUuid: platform.platform_uuid,
+          baseUrl: platform.base_url,
+          method: request.method as RelayMethod,
+          path,
+          query,
+          apiKey: request.headers['x-mbx-apikey'],
+        });
+        reply.removeHeader(RELAY_HEADER);
+        // The exchange's own status and body, whatever they are: the typed reply knows only our refusals.
+        const raw = reply as unknown as { code(status: number): { send(body: string): void } };
+        reply.headers(answer.headers);
+        raw.code(answer.status).send(answer.body);
+      },
+    });
+  }
 };

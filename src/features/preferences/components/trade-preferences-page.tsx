@@ -5,6 +5,7 @@ import type { Platform } from '../../../../contracts/platforms';
 import { TradeSide } from '../../../../contracts/preferences';
 import { Loader, PlatformChip } from '../../../components/ui';
 import { loadPlatforms, platformsStore, sortedPlatforms } from '../../platforms/platforms-store';
+import { EgressIpNote } from '../../trade-tokens/components/egress-ip-note';
 import { PinCodePanel } from '../../trade-tokens/components/pin-code-panel';
 import { TradeTokenPanel } from '../../trade-tokens/components/trade-token-panel';
 import { TradeTokenStatusChip } from '../../trade-tokens/components/trade-token-status-chip';
@@ -19,7 +20,11 @@ import './preferences.css';
 function PlatformCard({ platform }: { platform: Platform }) {
   const { t } = useTranslation();
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
+  const { trade_preferences } = useSnapshot(preferencesStore);
   const level = token_by_platform_uuid[platform.platform_uuid]?.level ?? TradeTokenLevel.NO_TRADE_TOKEN;
+  // Server mode, and client mode on an exchange that refuses browsers, reach the exchange from our server.
+  const relayed =
+    trade_preferences?.trade_in_server_side === TradeSide.SERVER || !platform.platform_allows_browser;
   return (
     <section className="panel platform-card" aria-label={platform.platform_name} data-testid="platform-card">
       <div className="panel-header">
@@ -35,6 +40,7 @@ function PlatformCard({ platform }: { platform: Platform }) {
         <div className="platform-section">
           <h3 className="section-title">{t('trade_token.title')}</h3>
           <TradeTokenPanel platform={platform} />
+          <EgressIpNote platform={platform} relayed={relayed} />
         </div>
       </div>
     </section>
