@@ -1,6 +1,8 @@
 // Trading in client mode (issue 7) in a real browser against `npm start` and its embedded paper exchange: the
 // SPA opens and closes positions on the exchange itself with the trader's keys (a paper account this test
 // made through the exchange's admin API, so the test reads positionRisk, orders and fills with the same keys).
+// The paper exchange refuses browser origins by default, as Binance does, so every exchange call of the page
+// goes through our relay (docs/relay.md).
 // From a real stored signal of the running engine (re-sent through the proxied socket, see trading-helpers):
 // open, live PNL equal to the exchange's, closing by hand, by take profit, by stop loss (the exchange-side stop
 // fires), by trailing stop, a flag with automatic closing OFF (screenshots), the market order's answer lost,
@@ -113,6 +115,18 @@ test('setup: sign up, PIN, a trade token of a paper account, auto close 2 s; rea
 
 test('a trade from a signal: entry and live PNL equal positionRisk; closed by hand, flat, stop gone', async () => {
   const { page, exchange, account } = s;
+  // The paper exchange answers no browser origin (like Binance): every exchange call of the page goes through
+  // the relay of our own origin, none to the exchange.
+  const preflight = await fetch(`${e2e.app.paperUrl}/fapi/v2/account`, {
+    method: 'OPTIONS',
+    headers: { Origin: e2e.app.baseUrl, 'Access-Control-Request-Method': 'GET' },
+  });
+  expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  const exchangeCalls: string[] = [];
+  const onRequest = (request: { url(): string }) => {
+    if (request.url().includes('/fapi/')) exchangeCalls.push(request.url());
+  };
+  page.on('request', onRequest);
   const signal = s.signals[0]!;
   const pair = signal.symbol.symbol_pair;
   const precision = signal.symbol.symbol_price_precision;
@@ -149,6 +163,19 @@ test('a trade from a signal: entry and live PNL equal positionRisk; closed by ha
   await row.waitFor({ state: 'detached', timeout: 15_000 });
   await expectFlat(pair);
   await expectRecordedClose(trade, 'manual_close', 'close_order');
+  // The balance, read the same way, is the exchange account's.
+  await expect
+    .poll(() => page.getByTestId('balance-widget').innerText(), { timeout: 40_000 })
+    .toMatch(/\d \$$/);
+  page.off('request', onRequest);
+  const relayPrefix = `${e2e.app.baseUrl}/api/exchange_relay/`;
+  expect(exchangeCalls.filter((url) => !url.startsWith(relayPrefix))).toEqual([]);
+  for (const call of ['/fapi/v1/leverage', '/fapi/v2/positionRisk', '/fapi/v1/order', '/fapi/v1/algoOrder']) {
+    expect(
+      exchangeCalls.some((url) => new URL(url).pathname.endsWith(call)),
+      call,
+    ).toBe(true);
+  }
 });
 
 test('take profit: the pulsing TP button, then the trade closes after the 2 s countdown', async () => {
@@ -288,7 +315,8 @@ test('the market order’s answer is lost: the trader is told, the card stays, t
   // The exchange takes the market order, but its answer never reaches the page (held until the page's 5 s
   // time-out), and looking the order up fails too: the page cannot know whether the position exists.
   let marketOrders = 0;
-  const orderPath = (url: URL) => url.pathname === '/fapi/v1/order';
+  // Through the relay (the paper exchange refuses browsers, like Binance): /api/exchange_relay/{uuid}/fapi/….
+  const orderPath = (url: URL) => url.pathname.endsWith('/fapi/v1/order');
   await page.route(orderPath, async (route) => {
     const request = route.request();
     const params = new URL(request.url()).searchParams;
@@ -365,7 +393,8 @@ test('the page is reloaded between the market order and its stop: the open is co
   let holding = true;
   let stopHeld: () => void = () => undefined;
   const stopSent = new Promise<void>((resolve) => (stopHeld = resolve));
-  const stopPaths = (url: URL) => url.pathname === '/fapi/v1/order' || url.pathname === '/fapi/v1/algoOrder';
+  const stopPaths = (url: URL) =>
+    url.pathname.endsWith('/fapi/v1/order') || url.pathname.endsWith('/fapi/v1/algoOrder');
   await page.route(stopPaths, async (route) => {
     const request = route.request();
     const isStop = request.method() === 'POST' && new URL(request.url()).searchParams.get('type') === 'STOP';
@@ -418,7 +447,8 @@ test('opened without its stop (the stop and the close refused): Repair places th
   await holdPrice(signal);
   // Once the market order has filled, the exchange refuses the next two new orders: the stop, and the
   // reduce-only order that would close the position again.
-  const orderPath = (url: URL) => url.pathname === '/fapi/v1/order';
+  // Through the relay (the paper exchange refuses browsers, like Binance): /api/exchange_relay/{uuid}/fapi/….
+  const orderPath = (url: URL) => url.pathname.endsWith('/fapi/v1/order');
   await page.route(orderPath, async (route) => {
     const request = route.request();
     const params = new URL(request.url()).searchParams;
