@@ -282,6 +282,12 @@ describe('exchange relay', () => {
     );
     expect([502, 504]).toContain(binance.status);
     expect(binance.headers.get(RELAY_HEADER)).toBe('refused');
+    // The client reads it as a failed connection, as when the page could not reach the exchange itself.
+    const unreachable = await errorOf(
+      relayClient(account, traderA, BINANCE_PLATFORM_UUID).client.getAccount(),
+    );
+    expect([ExchangeFailure.FETCH, ExchangeFailure.TIMEOUT]).toContain(unreachable.failure);
+    expect(unreachable.outcomeUnknown).toBe(true);
   });
 
   it("refuses another trader's exchange key, an unknown platform, and anyone not logged in", async () => {
