@@ -27,6 +27,7 @@
 //   npx tsx bench/trading/signal-to-order.ts [rounds=30] [--exchange-latency-ms N] [--mode client|server|both] [--profile]
 import type { Page, Request, WebSocketRoute } from 'playwright-core';
 import type { Signal, Trade } from '../../contracts';
+import type { LoggedRequest } from '../../paper-exchange/src/request-log';
 import {
   api,
   launchBrowser,
@@ -69,16 +70,6 @@ const OPEN_CALLS = new Set([
 ]);
 
 type Mode = 'client' | 'server';
-
-interface LoggedRequest {
-  method: string;
-  path: string;
-  symbol?: string;
-  type?: string;
-  clientId?: string;
-  receivedAt: number;
-  answeredAt?: number;
-}
 
 async function apiInPage<T>(page: Page, method: 'GET' | 'POST', apiPath: string, body?: object): Promise<T> {
   return page.evaluate(
