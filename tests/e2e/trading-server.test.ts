@@ -172,11 +172,12 @@ test('the exchange is slow: the page stops waiting and says the trade may still 
   const signal = s.signals[3]!;
   const pair = signal.symbol.symbol_pair;
   await holdPrice(signal);
-  // 3 s more on two of the server's exchange calls: the open takes longer than the page's 5 s per request.
+  // 3 s more on the server's first calls (leverage, sent with the others) and on every order call (the MARKET
+  // order comes after them): each call is within the server's 5 s, the open takes longer than the page's 5 s.
   await exchange.setFaults({
     account: account.api_key,
     latencyMs: 3000,
-    paths: ['/fapi/v1/leverage', '/fapi/v1/marginType'],
+    paths: ['/fapi/v1/leverage', '/fapi/v1/order'],
   });
   await dismissNotifications(page);
   s.socket.deliver(signal);
