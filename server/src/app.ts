@@ -37,6 +37,7 @@ import type { EventBus } from './services/event-bus';
 import { seedPlatforms } from './services/platforms';
 import { keepSymbolsSynced } from './services/symbols';
 import { TradeDesk } from './services/trade-desk';
+import { resealServerEnvelopes } from './services/trade-tokens';
 import { announceTradeWrite, onTradeWrite } from './services/trades';
 
 export interface AppDeps {
@@ -85,6 +86,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(authPlugin, { clock: deps.clock });
 
   await seedPlatforms(deps.db, { paperExchangeUrl: deps.paperExchangeUrl });
+  // Envelopes stored before the server-mode layer existed get it now (services/trade-tokens.ts).
+  await resealServerEnvelopes(deps.db, app.secretBox, app.log);
   if (deps.exchangeUrl) {
     const sync = keepSymbolsSynced(deps.db, deps.exchangeUrl, app.log);
     app.addHook('onClose', async () => sync.stop());

@@ -17,9 +17,26 @@ describe('SecretBox', () => {
     expect(box.seal(secret)).not.toBe(sealed); // a fresh nonce every time
   });
 
+  test('binds a sealed value to what it was sealed for, when asked', () => {
+    const sealed = box.seal('secret', 'row-1');
+    expect(box.open(sealed, 'row-1')).toBe('secret');
+    expect(() => box.open(sealed, 'row-2')).toThrow();
+    expect(() => box.open(sealed)).toThrow();
+  });
+
+  test('derives distinct keys per purpose, the same for every box of one master key', () => {
+    const master = randomBytes(32);
+    const a = new SecretBox(master).deriveKey('access-token/1');
+    expect(new SecretBox(master).deriveKey('access-token/1')).toEqual(a);
+    expect(new SecretBox(master).deriveKey('access-token/2')).not.toEqual(a);
+    expect(a).not.toEqual(master);
+    expect(a.length).toBe(32);
+  });
+
   test('refuses altered text and text sealed under another key', () => {
     const sealed = box.seal('secret');
-    const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
+    // The character before the last is replaced by another one (the last may hold only padding bits).
+    const flipped = sealed.slice(0, -2) + (sealed.at(-2) === 'A' ? 'B' : 'A') + sealed.slice(-1);
     expect(() => box.open(flipped)).toThrow();
     expect(() => new SecretBox(randomBytes(32)).open(sealed)).toThrow();
     expect(() => box.open('0123abcd')).toThrow('not a sealed secret');

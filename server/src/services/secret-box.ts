@@ -4,7 +4,9 @@
 // would stand between a dump and the exchange keys. So it is stored sealed with AES-256-GCM under a master
 // key that lives outside the database: SIGNALDESK_MASTER_KEY (shared by every instance on one PostgreSQL),
 // else a file DATA_DIR/master.key (mode 0600) created on first start.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+// Every other server-only key (access-token signing, the server-mode envelope layer) is derived from the
+// master key with HKDF, one purpose string each, so nothing that signs or opens lives in the database.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -12,30 +14,52 @@ const PREFIX = 'sb1.';
 const KEY_BYTES = 32;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
+/** HKDF info prefix: keys for one purpose never equal keys for another, nor the master key. */
+const DERIVE_INFO = 'signaldesk/v1/';
 
 export class SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== KEY_BYTES) throw new Error(`the master key must be ${KEY_BYTES} bytes`);
   }
 
-  /** 'sb1.' + base64url(nonce ‖ ciphertext ‖ tag). */
-  seal(plaintext: string): string {
+  /**
+   * 'sb1.' + base64url(nonce ‖ ciphertext ‖ tag). `boundTo` is authenticated, not stored: the text opens only
+   * with the same value (a sealed value moved to another row does not open there).
+   */
+  seal(plaintext: string, boundTo?: string): string {
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
+    if (boundTo !== undefined) cipher.setAAD(Buffer.from(boundTo, 'utf8'));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return PREFIX + Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url');
   }
 
-  /** Opens what seal() wrote; throws when the text was altered or sealed under another key. */
-  open(sealed: string): string {
-    if (!sealed.startsWith(PREFIX)) throw new Error('not a sealed secret');
+  /** Opens what seal() wrote; throws when the text was altered, sealed under another key or bound elsewhere. */
+  open(sealed: string, boundTo?: string): string {
+    if (!isSealed(sealed)) throw new Error('not a sealed secret');
     const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64url');
     if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('sealed secret too short');
     const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, NONCE_BYTES));
+    if (boundTo !== undefined) decipher.setAAD(Buffer.from(boundTo, 'utf8'));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
     const body = raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES);
     return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
   }
+
+  /** A 256-bit key for one purpose, HKDF-SHA256 of the master key; the same on every instance sharing it. */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), DERIVE_INFO + purpose, KEY_BYTES));
+  }
+
+  /** A box under the key of one purpose (deriveKey). */
+  derive(purpose: string): SecretBox {
+    return new SecretBox(this.deriveKey(purpose));
+  }
+}
+
+/** True for text in seal()'s format. */
+export function isSealed(text: string): boolean {
+  return text.startsWith(PREFIX);
 }
 
 /**

@@ -105,13 +105,23 @@ export const TEST_PASSWORD = 'Secret#1a';
 
 let sequence = 0;
 
+/**
+ * A client address of its own for each test trader (TEST-NET-2 and onwards): the login and sign-up limits
+ * count per address, and traders do not share one, so one test's traders do not spend another's budget.
+ */
+export function testAddress(n: number): string {
+  return `198.51.${100 + (Math.floor(n / 250) % 100)}.${(n % 250) + 1}`;
+}
+
 /** Signs up a new trader and logs in; returns the bearer header and the refresh cookie. */
 export async function signUpAndLogIn(app: TestApp['app'], nickname = 'trader') {
   sequence += 1;
   const user_email = `${nickname}.${sequence}.${Date.now()}@example.com`;
+  const remoteAddress = testAddress(sequence);
   const signup = await app.inject({
     method: 'POST',
     url: '/api/user/',
+    remoteAddress,
     payload: {
       user_email,
       user_nickname: nickname,
@@ -123,6 +133,7 @@ export async function signUpAndLogIn(app: TestApp['app'], nickname = 'trader') {
   const login = await app.inject({
     method: 'POST',
     url: '/api/auth/login/',
+    remoteAddress,
     payload: { user_email, user_password: TEST_PASSWORD },
   });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
@@ -131,6 +142,7 @@ export async function signUpAndLogIn(app: TestApp['app'], nickname = 'trader') {
   return {
     user_email,
     user_uuid: signup.json().result.user_uuid as string,
+    remoteAddress,
     accessToken: access_token,
     headers: { authorization: `${token_type} ${access_token}` },
     refreshCookie: refreshCookie!,

@@ -55,7 +55,7 @@ export class TradeTokenAccess {
       throw new HttpError(429, 'Too many wrong PIN codes for this trade token. Try again in 15 minutes');
     }
     try {
-      const content = openTradeToken(row, pinCode, await this.userKey(userUuid));
+      const content = openTradeToken(this.box, row, pinCode, await this.userKey(userUuid));
       await this.limiter.reset(subject);
       return { platform, row, content };
     } catch (error) {

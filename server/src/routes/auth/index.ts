@@ -1,6 +1,7 @@
 // /api/auth/* (SPEC.md §7): login, current user, refresh, websocket token, logout.
 // The refresh token lives only in an httpOnly, SameSite=Strict cookie scoped to /api/auth/, so page
-// scripts never see it; it rotates on every refresh.
+// scripts never see it; it rotates on every refresh. Logout revokes the login, and with it its access tokens.
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -67,8 +68,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new HttpError(400, 'Incorrect email or password');
       }
       await loginLimiter.reset(email);
-      setRefreshCookie(request, reply, await app.sessions.issueRefreshToken(user.user_uuid));
-      return { result: { token_type: TOKEN_TYPE, access_token: app.issueAccessToken(user.user_uuid) } };
+      const sessionUuid = randomUUID();
+      setRefreshCookie(request, reply, await app.sessions.issueRefreshToken(user.user_uuid, sessionUuid));
+      const accessToken = await app.issueAccessToken(user.user_uuid, sessionUuid);
+      return { result: { token_type: TOKEN_TYPE, access_token: accessToken } };
     },
   );
 
@@ -90,7 +93,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new HttpError(401, 'Invalid or expired refresh token');
       }
       setRefreshCookie(request, reply, rotated.token);
-      return { result: { token_type: TOKEN_TYPE, access_token: app.issueAccessToken(rotated.userUuid) } };
+      const accessToken = await app.issueAccessToken(rotated.userUuid, rotated.familyUuid);
+      return { result: { token_type: TOKEN_TYPE, access_token: accessToken } };
     },
   );
 
@@ -99,13 +103,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Revoke the refresh token of the cookie (the access token expires on its own)',
+        summary: 'Revoke the login of the refresh cookie (or of the bearer token) and its access tokens',
         response: { 200: logoutAnswer },
       },
     },
     async (request, reply) => {
       const presented = request.cookies[REFRESH_COOKIE];
-      if (presented) await app.sessions.revokeRefreshToken(presented);
+      const fromCookie = presented ? await app.sessions.revokeRefreshToken(presented) : undefined;
+      const fromBearer = (await app.bearerClaims(request.headers.authorization))?.sid;
+      if (fromBearer && fromBearer !== fromCookie) await app.sessions.revokeFamily(fromBearer);
+      for (const sid of [fromCookie, fromBearer]) if (sid) app.sessionCheck.forget(sid);
       clearRefreshCookie(reply);
       return { result: { logged_out: true as const } };
     },
