@@ -17,6 +17,7 @@ import { loadMasterKey, SecretBox } from './services/secret-box';
 import { OneLinePerRequest } from './services/logger';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
+import { securityPlugin } from './plugins/security';
 import { SocketHub, websocketPlugin } from './plugins/websocket';
 import { accountBalanceRoutes } from './routes/account_balance';
 import { analysisRoutes } from './routes/analysis';
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(authPlugin, { clock: deps.clock });
 
   await seedPlatforms(deps.db, { paperExchangeUrl: deps.paperExchangeUrl });
+  await app.register(securityPlugin);
   // Envelopes stored before the server-mode layer existed get it now (services/trade-tokens.ts).
   await resealServerEnvelopes(deps.db, app.secretBox, app.log);
   if (deps.exchangeUrl) {

@@ -8,6 +8,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Sent as Retry-After (seconds) with a 429 or 503. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }
@@ -46,6 +48,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(400).send({ detail: field ? `${field}: ${message}` : message });
     }
     if (error instanceof HttpError) {
+      if (error.retryAfterS !== undefined) reply.header('Retry-After', String(error.retryAfterS));
       return reply.status(error.statusCode).send({ detail: error.message });
     }
     // A valid access token of a user deleted since (tokens live 15 minutes): the session is over.
