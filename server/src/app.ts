@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db';
 import { bitcoinInformation } from './engine/bitcoin-information';
@@ -17,7 +17,7 @@ import { loadMasterKey, SecretBox } from './services/secret-box';
 import { OneLinePerRequest } from './services/logger';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
-import { securityPlugin } from './plugins/security';
+import { originsOf, securityPlugin } from './plugins/security';
 import { SocketHub, websocketPlugin } from './plugins/websocket';
 import { accountBalanceRoutes } from './routes/account_balance';
 import { analysisRoutes } from './routes/analysis';
@@ -35,7 +35,7 @@ import { tradePreferencesRoutes } from './routes/trade_preferences';
 import { tradeTokenRoutes } from './routes/trade_token';
 import { userRoutes } from './routes/user';
 import type { EventBus } from './services/event-bus';
-import { seedPlatforms } from './services/platforms';
+import { listPlatformUrls, seedPlatforms } from './services/platforms';
 import { keepSymbolsSynced } from './services/symbols';
 import { TradeDesk } from './services/trade-desk';
 import { resealServerEnvelopes } from './services/trade-tokens';
@@ -62,14 +62,38 @@ export interface AppDeps {
   bus?: EventBus;
   /** Whether the monitor built here starts as the leader's (docs/decisions.md "Several instances"); default true. */
   leading?: boolean;
+  /** Which proxies' X-Forwarded-* headers to believe (TRUST_PROXY, server/src/config.ts); default none. */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+  /** Request and connection time limits; tests shorten them. */
+  timeouts?: Partial<typeof HTTP_TIMEOUTS>;
 }
+
+/**
+ * A request must arrive whole (headers and body) within requestMs, its headers within headersMs; a socket
+ * idle for connectionMs is closed. A client that dribbles its body is cut off with 408 instead of holding a
+ * connection for ever. Node checks running requests every checkIntervalMs.
+ */
+export const HTTP_TIMEOUTS = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  connectionMs: 60_000,
+  checkIntervalMs: 1_000,
+};
 
 export async function buildApp(deps: AppDeps) {
   const hub = deps.hub ?? new SocketHub(deps.bus);
+  const timeouts = { ...HTTP_TIMEOUTS, ...deps.timeouts };
   const app = Fastify({
     loggerInstance: deps.logger,
     logController: new OneLinePerRequest(),
     bodyLimit: 256 * 1024,
+    trustProxy: deps.trustProxy ?? false,
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.connectionMs,
+    http: {
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
     // Errors of the router itself (a bad percent escape, an over-long parameter) as { detail } too.
     frameworkErrors: (error, _request, reply) => {
       void reply.code((error.statusCode ?? 400) as never).send({ detail: error.message } as never);
@@ -87,7 +111,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(authPlugin, { clock: deps.clock });
 
   await seedPlatforms(deps.db, { paperExchangeUrl: deps.paperExchangeUrl });
-  await app.register(securityPlugin);
+  // Client mode calls the platforms' exchanges from the page: the CSP allows exactly those origins.
+  await app.register(securityPlugin, { connectOrigins: originsOf(await listPlatformUrls(deps.db)) });
   // Envelopes stored before the server-mode layer existed get it now (services/trade-tokens.ts).
   await resealServerEnvelopes(deps.db, app.secretBox, app.log);
   if (deps.exchangeUrl) {

@@ -68,6 +68,7 @@ async function main() {
     logger: log,
     exchangeUrl,
     paperExchangeUrl: paper?.url,
+    trustProxy: config.trustProxy,
     bus,
     leading: false,
   });

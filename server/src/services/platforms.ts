@@ -92,3 +92,8 @@ export async function findPlatform(db: Database, platformUuid: string): Promise<
   const [row] = await db.select().from(platforms).where(eq(platforms.platform_uuid, platformUuid));
   return row?.enabled ? row : undefined;
 }
+
+/** REST base URLs of the enabled platforms: the exchanges a page in client mode calls. */
+export async function listPlatformUrls(db: Database): Promise<string[]> {
+  return Object.values(await listPlatforms(db)).map((platform) => platform.platform_url);
+}
