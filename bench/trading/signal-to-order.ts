@@ -198,7 +198,7 @@ async function main() {
     );
     const accountResponse = await fetch(`${server.paperUrl}/admin/accounts`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-admin-token': server.paperAdminToken },
       body: JSON.stringify({ balance: '10000' }),
     });
     const account = (await accountResponse.json()) as { api_key: string; api_secret: string };

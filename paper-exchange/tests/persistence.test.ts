@@ -104,13 +104,19 @@ describe('kill -9', () => {
     let keys: { api_key: string; api_secret: string } | undefined;
     let algoId: unknown;
     try {
+      // The process keeps its admin token in its data folder (admin-guard.ts), where its owner reads it.
+      const headers = {
+        'Content-Type': 'application/json',
+        'X-Admin-Token': fs.readFileSync(path.join(dataDir, 'admin.token'), 'utf8').trim(),
+      };
       keys = await (
-        await fetch(`${first.url}/admin/accounts`, { method: 'POST', body: '{"balance":"3000"}' })
+        await fetch(`${first.url}/admin/accounts`, { method: 'POST', headers, body: '{"balance":"3000"}' })
       ).json();
       if (!keys) throw new Error('no account');
       const client = TestClient.hmac(first.url, keys.api_key, keys.api_secret);
       await fetch(`${first.url}/admin/price`, {
         method: 'POST',
+        headers,
         body: '{"symbol":"ETHUSDT","price":"2000.00"}',
       });
       await client.signed('POST', '/fapi/v1/marginType', { symbol: 'ETHUSDT', marginType: 'ISOLATED' });

@@ -66,6 +66,8 @@ export interface AppDeps {
   trustProxy?: FastifyServerOptions['trustProxy'];
   /** Request and connection time limits; tests shorten them. */
   timeouts?: Partial<typeof HTTP_TIMEOUTS>;
+  /** The admin token of the paper exchange at paperExchangeUrl ('Create paper account'). */
+  paperExchangeAdminToken?: string;
 }
 
 /**
@@ -187,6 +189,7 @@ export async function buildApp(deps: AppDeps) {
       await api.register(paperExchangeRoutes, {
         prefix: '/paper_exchange',
         paperExchangeUrl: deps.paperExchangeUrl,
+        adminToken: deps.paperExchangeAdminToken,
       });
     },
     { prefix: '/api' },

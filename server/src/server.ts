@@ -18,6 +18,7 @@ import { LocalEventBus, PgEventBus, type EventBus } from './services/event-bus';
 import { PgLeadership, SoleLeadership, type Leadership } from './services/leadership';
 import {
   embeddedPaperExchange,
+  remoteAdminToken,
   remotePaperExchange,
   type PaperExchangeLink,
 } from './services/paper-exchange-link';
@@ -36,7 +37,7 @@ async function main() {
   let paper: PaperExchangeLink | undefined;
   let embedded: PaperExchangeHandle | undefined;
   if (config.paperExchangeUrl) {
-    paper = await remotePaperExchange(config.paperExchangeUrl);
+    paper = await remotePaperExchange(config.paperExchangeUrl, remoteAdminToken(process.env, config.dataDir));
     log.info(`paper exchange on ${paper.url} (runs apart)`);
   } else if (!config.exchangeUrl) {
     embedded = await startPaperExchange({
@@ -68,6 +69,7 @@ async function main() {
     logger: log,
     exchangeUrl,
     paperExchangeUrl: paper?.url,
+    paperExchangeAdminToken: paper?.adminToken,
     trustProxy: config.trustProxy,
     bus,
     leading: false,

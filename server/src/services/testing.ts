@@ -19,6 +19,8 @@ import { BINANCE_PLATFORM_UUID } from './platforms';
 export interface TestExchange {
   url: string;
   wsUrl: string;
+  /** Its admin token ('Create paper account'); a started paper exchange's handle has it. */
+  adminToken?: string;
 }
 
 export interface TestAppOptions {
@@ -80,6 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     logger: options.logger,
     exchangeUrl: options.exchange?.url,
     paperExchangeUrl: options.exchange?.url,
+    paperExchangeAdminToken: options.exchange?.adminToken,
     clock: clock.now,
   });
   await app.ready();
