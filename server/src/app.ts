@@ -18,7 +18,7 @@ import { OneLinePerRequest } from './services/logger';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { originsOf, securityPlugin } from './plugins/security';
-import { SocketHub, websocketPlugin } from './plugins/websocket';
+import { SocketHub, websocketPlugin, type WebsocketLimits } from './plugins/websocket';
 import { accountBalanceRoutes } from './routes/account_balance';
 import { analysisRoutes } from './routes/analysis';
 import { authRoutes } from './routes/auth';
@@ -68,6 +68,8 @@ export interface AppDeps {
   timeouts?: Partial<typeof HTTP_TIMEOUTS>;
   /** The admin token of the paper exchange at paperExchangeUrl ('Create paper account'). */
   paperExchangeAdminToken?: string;
+  /** Sockets per trader and frames per second (plugins/websocket.ts); benchmarks raise them. */
+  websocketLimits?: Partial<WebsocketLimits>;
 }
 
 /**
@@ -151,6 +153,7 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(websocketPlugin, {
     hub,
+    limits: deps.websocketLimits,
     greeting: () => {
       const info = bitcoinInformation(deps.feed);
       return info
