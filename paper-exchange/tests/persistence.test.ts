@@ -97,6 +97,29 @@ function startProcess(dataDir: string): Promise<{ child: ChildProcessWithoutNull
   });
 }
 
+describe('file modes', () => {
+  it('keeps the folder 0700 and the state files and the admin token 0600, even under umask 000', () => {
+    const dataDir = tempDir();
+    fs.chmodSync(dataDir, 0o777);
+    const previous = process.umask(0);
+    try {
+      const exchange = new Exchange({ dataDir, seed: 9, historyDays: 1 });
+      exchange.createAccount('100');
+      exchange.commit();
+      exchange.close();
+      const again = new Exchange({ dataDir, seed: 9 });
+      expect(again.adminToken).toBe(exchange.adminToken);
+      again.close();
+    } finally {
+      process.umask(previous);
+    }
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    const files = fs.readdirSync(dataDir);
+    expect(files).toEqual(expect.arrayContaining(['snapshot.json', 'journal.jsonl', 'admin.token']));
+    for (const name of files) expect(fs.statSync(path.join(dataDir, name)).mode & 0o777, name).toBe(0o600);
+  });
+});
+
 describe('kill -9', () => {
   it('loses no position, order or balance acknowledged before the kill', { timeout: 120_000 }, async () => {
     const dataDir = tempDir();

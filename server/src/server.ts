@@ -5,6 +5,7 @@
 // the one that leads (an advisory lock) runs the signal engine, the house account (with the paper exchange;
 // on the first start the backfill replays 30 days of market, signals, house trades and statistics) and the
 // statistics (engine/leader-duties.ts). With PGlite the process is alone and leads from the start.
+import fs from 'node:fs';
 import path from 'node:path';
 import { startPaperExchange, type PaperExchangeHandle } from '../../paper-exchange/src/index';
 import { buildApp } from './app';
@@ -22,7 +23,7 @@ import {
   remotePaperExchange,
   type PaperExchangeLink,
 } from './services/paper-exchange-link';
-import { loadMasterKey, SecretBox } from './services/secret-box';
+import { findMasterKey, SecretBox, warnWhenKeyInsideDataDir } from './services/secret-box';
 import { createLogger } from './services/logger';
 
 const config = loadConfig();
@@ -30,6 +31,13 @@ const config = loadConfig();
 const log = createLogger(config.logLevel);
 
 async function main() {
+  // What this process writes (PGlite, the paper exchange's state and admin token, master.key) holds secrets:
+  // owner-only, whatever the umask it was started with.
+  process.umask(0o077);
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(config.dataDir, 0o700);
+  const master = findMasterKey({ env: process.env, dataDir: config.dataDir });
+  warnWhenKeyInsideDataDir(master, config.dataDir, log);
   await initTradeCore();
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
   log.info(`database: ${database.kind}`);
@@ -60,7 +68,7 @@ async function main() {
   const leadership: Leadership = databaseUrl ? new PgLeadership({ databaseUrl, log }) : new SoleLeadership();
 
   const feed = new MarketFeed(exchangeUrl, exchangeWsUrl, await followedSymbols(exchangeUrl, log), log);
-  const secretBox = new SecretBox(loadMasterKey({ env: process.env, dataDir: config.dataDir }));
+  const secretBox = new SecretBox(master.key);
   const { app, hub, monitor } = await buildApp({
     feed,
     db: database.db,

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { loadMasterKey, SecretBox } from './secret-box';
+import {
+  findMasterKey,
+  keyFileInsideDataDir,
+  KEY_INSIDE_DATA_DIR_WARNING,
+  loadMasterKey,
+  SecretBox,
+  warnWhenKeyInsideDataDir,
+} from './secret-box';
 
 describe('SecretBox', () => {
   const box = new SecretBox(randomBytes(32));
@@ -48,6 +55,32 @@ describe('loadMasterKey', () => {
     const key = randomBytes(32);
     expect(loadMasterKey({ env: { SIGNALDESK_MASTER_KEY: key.toString('base64url') } })).toEqual(key);
     expect(() => loadMasterKey({ env: { SIGNALDESK_MASTER_KEY: 'c2hvcnQ' } })).toThrow('32 bytes');
+  });
+
+  test('reads or creates SIGNALDESK_MASTER_KEY_FILE (0600), and knows when a key file is inside DATA_DIR', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-key-'));
+    try {
+      const dataDir = path.join(root, 'data');
+      const file = path.join(root, 'secrets', 'master.key');
+      const found = findMasterKey({ env: { SIGNALDESK_MASTER_KEY_FILE: file }, dataDir });
+      expect(found.file).toBe(file);
+      expect(findMasterKey({ env: { SIGNALDESK_MASTER_KEY_FILE: file }, dataDir }).key).toEqual(found.key);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(keyFileInsideDataDir(found.file, dataDir)).toBe(false);
+      const inside = findMasterKey({ env: {}, dataDir });
+      expect(keyFileInsideDataDir(inside.file, dataDir)).toBe(true);
+      expect(keyFileInsideDataDir(undefined, dataDir)).toBe(false);
+      expect(keyFileInsideDataDir(path.join(root, 'data-other', 'master.key'), dataDir)).toBe(false);
+      const warnings: string[] = [];
+      const log = { warn: (_obj: object, msg: string) => warnings.push(msg) };
+      warnWhenKeyInsideDataDir(found, dataDir, log);
+      warnWhenKeyInsideDataDir({ key: found.key }, dataDir, log);
+      expect(warnings).toEqual([]);
+      warnWhenKeyInsideDataDir(inside, dataDir, log);
+      expect(warnings).toEqual([KEY_INSIDE_DATA_DIR_WARNING]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test('creates DATA_DIR/master.key once, readable by the owner only, and keeps it across starts', () => {
