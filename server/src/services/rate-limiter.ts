@@ -2,7 +2,7 @@
 // (DESIGN.md "Scale"). Used for logins (per e-mail and per client address) and trade token PINs (per user and
 // platform). Logins count an attempt before its outcome is known (reserve, then settle): checking "blocked?"
 // first and counting failures after a 0.4 s password hash let every one of 30 simultaneous guesses through.
-import { and, count, eq, gt, lt } from 'drizzle-orm';
+import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db';
 import { rateLimitEvents } from '../db/schema';
 
@@ -30,7 +30,7 @@ export class RateLimiter {
     return new Date(this.clock() - this.limit.windowMs);
   }
 
-  private async countSince(subject: string, beforeId?: number): Promise<number> {
+  private async countSince(subject: string): Promise<number> {
     const [row] = await this.db
       .select({ failures: count() })
       .from(rateLimitEvents)
@@ -39,7 +39,6 @@ export class RateLimiter {
           eq(rateLimitEvents.scope, this.scope),
           eq(rateLimitEvents.subject, subject),
           gt(rateLimitEvents.created_at, this.windowStart()),
-          beforeId === undefined ? undefined : lt(rateLimitEvents.id, beforeId),
         ),
       );
     return row?.failures ?? 0;
@@ -51,18 +50,33 @@ export class RateLimiter {
 
   /**
    * Counts an attempt now, as a failure until settled; undefined (nothing counted) when the attempts before it
-   * in the window, failed or still running, reach the limit. Attempts are ordered by their row id, so of many
-   * at once exactly the first maxFailures get a reservation, whatever their outcomes turn out to be.
+   * in the window, failed or still running, reach the limit. Insert and count run in one transaction under an
+   * advisory lock of the subject, so on PostgreSQL too (several connections, several instances) every attempt
+   * sees all the earlier ones: of many at once exactly the first maxFailures get a reservation.
    */
   async reserve(subject: string): Promise<Reservation | undefined> {
-    const [row] = await this.db
-      .insert(rateLimitEvents)
-      .values({ scope: this.scope, subject, created_at: new Date(this.clock()) })
-      .returning({ id: rateLimitEvents.id });
-    const reservation = { subject, id: row!.id };
-    if ((await this.countSince(subject, reservation.id)) < this.limit.maxFailures) return reservation;
-    await this.release(reservation);
-    return undefined;
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`${this.scope}:${subject}`}))`);
+      const [row] = await tx
+        .insert(rateLimitEvents)
+        .values({ scope: this.scope, subject, created_at: new Date(this.clock()) })
+        .returning({ id: rateLimitEvents.id });
+      const reservation = { subject, id: row!.id };
+      const [earlier] = await tx
+        .select({ attempts: count() })
+        .from(rateLimitEvents)
+        .where(
+          and(
+            eq(rateLimitEvents.scope, this.scope),
+            eq(rateLimitEvents.subject, subject),
+            gt(rateLimitEvents.created_at, this.windowStart()),
+            lt(rateLimitEvents.id, reservation.id),
+          ),
+        );
+      if ((earlier?.attempts ?? 0) < this.limit.maxFailures) return reservation;
+      await tx.delete(rateLimitEvents).where(eq(rateLimitEvents.id, reservation.id));
+      return undefined;
+    });
   }
 
   /** The attempt failed: it stays counted for the window. */
