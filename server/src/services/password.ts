@@ -21,10 +21,13 @@ export const HASH_QUEUE_LIMIT = 4;
 /** Seconds a refused caller is told to wait (Retry-After): a few hashes' time. */
 export const HASH_QUEUE_RETRY_AFTER_S = 2;
 
-/** The hashing queue is full: answered 503 with Retry-After, before any hashing work is done. */
+/**
+ * The hashing queue is full: answered 429 with Retry-After, before any hashing work is done. 429, not 503: every
+ * refusal of the API is a 4xx (DESIGN.md), and 5xx stays the sign of a fault of the server.
+ */
 export class HashQueueFullError extends HttpError {
   constructor() {
-    super(503, 'The server is busy. Try again in a few seconds', HASH_QUEUE_RETRY_AFTER_S);
+    super(429, 'The server is busy. Try again in a few seconds', HASH_QUEUE_RETRY_AFTER_S);
   }
 }
 

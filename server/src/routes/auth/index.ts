@@ -63,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Log in with e-mail and password',
         body: loginBody,
-        response: { 200: loginAnswer, 400: errorBody, 429: errorBody, 503: errorBody },
+        response: { 200: loginAnswer, 400: errorBody, 429: errorBody },
       },
       // The per-address request rate of the password routes (plugins/security.ts).
       onRequest: app.rateLimit(),

@@ -1,5 +1,5 @@
 // Login limits under attack (issue 17): attempts are counted before the password hash (reserve, then settle),
-// per client address first and per e-mail beside it; the scrypt queue is bounded and answers 503 at once when
+// per client address first and per e-mail beside it; the scrypt queue is bounded and answers 429 at once when
 // full; the password routes have a per-address request rate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_RATE_DETAIL, PASSWORD_REQUESTS_PER_MINUTE } from '../../plugins/security';
@@ -85,12 +85,12 @@ describe('failed logins are counted before the hash', () => {
 });
 
 describe('the hashing queue is bounded', () => {
-  it('answers 503 with a detail and Retry-After at once when full, and checks the rest', async () => {
+  it('answers 429 with a detail and Retry-After at once when full, and checks the rest', async () => {
     const n = 12;
     const answers = await Promise.all(
       Array.from({ length: n }, (_, i) => login(`nobody.${i}@example.com`, WRONG, `198.18.0.${i + 1}`)),
     );
-    const busy = answers.filter(({ response }) => response.statusCode === 503);
+    const busy = answers.filter(({ response }) => response.statusCode === 429);
     const checked = answers.filter(({ response }) => response.statusCode === 400);
     // Two running and HASH_QUEUE_LIMIT waiting are checked; the others are refused before any hashing.
     expect(checked.length).toBe(2 + HASH_QUEUE_LIMIT);
@@ -118,7 +118,7 @@ describe('the hashing queue is bounded', () => {
     let first = await login(trader.user_email, TEST_PASSWORD, trader.remoteAddress);
     const firstMs = first.ms;
     let tries = 1;
-    while (first.response.statusCode === 503 && tries < 5) {
+    while (first.response.statusCode === 429 && tries < 5) {
       await new Promise((resolve) =>
         setTimeout(resolve, Number(first.response.headers['retry-after']) * 1000),
       );

@@ -12,7 +12,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['user'],
         summary: 'Sign up',
         body: signupBody,
-        response: { 201: signupAnswer, 400: errorBody, 409: errorBody, 429: errorBody, 503: errorBody },
+        response: { 201: signupAnswer, 400: errorBody, 409: errorBody, 429: errorBody },
       },
       // The per-address request rate of the password routes (plugins/security.ts).
       onRequest: app.rateLimit(),
