@@ -11,6 +11,7 @@ export const AuthMessage = {
   PASSWORD_CHARACTERS:
     'Should contain one uppercase letter, one lowercase letter, one digit, and one special character',
   NICKNAME_MIN: 'Minimum 4 characters',
+  NICKNAME_CHARACTERS: 'Must not contain control or invisible formatting characters',
   PASSWORDS_MUST_MATCH: 'Passwords must match',
 } as const;
 
@@ -24,6 +25,13 @@ const PASSWORD_MAX_LENGTH = 128;
 const NICKNAME_MAX_LENGTH = 64;
 
 const isEmpty = (input: unknown) => input === undefined || input === null || input === '';
+
+/**
+ * Control (Cc), format (Cf: bidirectional overrides and isolates, zero-width space and joiners, the BOM),
+ * line and paragraph separators and lone surrogates: a nickname is shown to its trader (sidebar, profile), and
+ * these make it read other than it is (a right-to-left override reverses what follows) or hide characters.
+ */
+const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
 export const userEmail = z
   .email({
@@ -44,7 +52,8 @@ export const userNickname = z
   .trim()
   .min(1, AuthMessage.FIELD_REQUIRED)
   .min(4, AuthMessage.NICKNAME_MIN)
-  .max(NICKNAME_MAX_LENGTH);
+  .max(NICKNAME_MAX_LENGTH)
+  .refine((nickname) => !INVISIBLE_OR_CONTROL.test(nickname), AuthMessage.NICKNAME_CHARACTERS);
 
 export const loginBody = z
   .object({ user_email: userEmail, user_password: userPassword })

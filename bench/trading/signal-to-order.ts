@@ -222,9 +222,11 @@ async function runMode(
   browser: Awaited<ReturnType<typeof launchBrowser>>,
   signals: Signal[],
 ): Promise<ModeResult> {
+  // State-changing admin calls carry the exchange's admin token (paper-exchange/src/admin-guard.ts).
+  const admin = { 'content-type': 'application/json', 'x-admin-token': server.paperAdminToken };
   const created = await fetch(`${server.paperUrl}/admin/accounts`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: admin,
     body: JSON.stringify({ balance: '10000' }),
   });
   const account = (await created.json()) as { api_key: string; api_secret: string };
@@ -276,7 +278,7 @@ async function runMode(
   if (LATENCY_MS > 0) {
     await fetch(`${server.paperUrl}/admin/faults`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: admin,
       body: JSON.stringify({ account: account.api_key, latencyMs: LATENCY_MS }),
     });
   }

@@ -49,6 +49,8 @@ async function main() {
     db: database.db,
     exchangeUrl: exchange.url,
     paperExchangeUrl: exchange.url,
+    // SOCKETS / USERS sockets per trader: far above what one trader's pages hold (plugins/websocket.ts).
+    websocketLimits: { socketsPerUser: Math.ceil(SOCKETS / USERS) },
   });
   const core = await startLiveCore({ feed, db: database.db, hub, log: silent });
   await feed.start();

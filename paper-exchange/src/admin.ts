@@ -1,8 +1,10 @@
-// Admin endpoints under /admin/*, served to loopback callers only (403 otherwise): provisioning accounts
-// (HMAC key pair or Ed25519 public key), transfers, the legacy conditional-order switch, faults, forced
-// mark prices, symbol status and rate limits. Bodies are JSON; answers are JSON; errors are {code,msg}.
+// Admin endpoints under /admin/*: provisioning accounts (HMAC key pair or Ed25519 public key), transfers,
+// the legacy conditional-order switch, faults, forced mark prices, symbol status and rate limits. Served to
+// loopback callers only, never to a web page, and changes need the admin token (admin-guard.ts). Bodies are
+// JSON; answers are JSON; errors are {code,msg}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { adminGuard } from './admin-guard.js';
 import { ApiError, Errors } from './errors.js';
 import type { Exchange } from './exchange.js';
 import { FaultConfigSchema } from './faults.js';
@@ -13,7 +15,6 @@ import { roePercent } from './positions.js';
 import type { AccountRecord } from './state.js';
 import { money } from './views.js';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const DEFAULT_BALANCE = '10000';
 
 const Amount = z.string().refine((text) => parseDecimal(text) !== undefined, 'a decimal number as a string');
@@ -110,9 +111,7 @@ function accountSummary(exchange: Exchange, account: AccountRecord) {
 export function registerAdmin(app: FastifyInstance, exchange: Exchange): void {
   app.register(
     async (admin) => {
-      admin.addHook('onRequest', async (request) => {
-        if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) throw Errors.unauthorized(403);
-      });
+      admin.addHook('onRequest', adminGuard(exchange.adminToken));
       admin.addHook('onSend', async () => exchange.commit());
 
       admin.post('/accounts', async (request) => {

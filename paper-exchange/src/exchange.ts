@@ -1,6 +1,7 @@
 // The exchange as one object: state (restored from the data directory when there is one), the live market,
 // the trading model, limits and faults. The HTTP app and the streams drive it; tests can drive it directly.
 import { Accounts } from './accounts.js';
+import { loadAdminToken } from './admin-guard.js';
 import { cancelAllAlgos, registerAlgoFollower } from './algo-orders.js';
 import { DEFAULT_LIMITS, RateLimiter, type Limits } from './auth.js';
 import { addIncome } from './execution.js';
@@ -46,6 +47,8 @@ export class Exchange {
   readonly tickListeners = new Set<TickListener>();
   /** Listen keys closed through DELETE /fapi/v1/listenKey: their websocket connections are closed. */
   readonly listenKeyListeners = new Set<(key: string) => void>();
+  /** The X-Admin-Token that /admin/* changes need (admin-guard.ts): from the data folder, or made now. */
+  readonly adminToken: string;
   private readonly journal: Journal | undefined;
   private readonly clock: () => number;
 
@@ -65,6 +68,7 @@ export class Exchange {
       }
     }
     this.seed = seed;
+    this.adminToken = loadAdminToken(options.dataDir);
     durable ??= {
       originTime: historyOrigin(now, options.historyDays ?? DEFAULT_HISTORY_DAYS),
       historyEndTime: Math.floor(now / MINUTE_MS) * MINUTE_MS,

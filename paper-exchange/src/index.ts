@@ -12,6 +12,7 @@ export {
 } from './market/history.js';
 export { SYMBOLS, SYMBOL_NAMES, type SymbolSpec } from './market/symbols.js';
 export { buildPaperExchange, type PaperExchangeOptions } from './app.js';
+export { ADMIN_TOKEN_FILE, ADMIN_TOKEN_HEADER } from './admin-guard.js';
 export type { FaultConfig } from './faults.js';
 
 export interface StartOptions {
@@ -51,6 +52,8 @@ export interface PaperExchangeHandle {
   historyEndTime: number;
   originTime: number;
   admin: PaperExchangeAdmin;
+  /** The X-Admin-Token its /admin/* changes need (admin-guard.ts; DATA_DIR/admin.token when durable). */
+  adminToken: string;
   exchange: Exchange;
   close(): Promise<void>;
 }
@@ -79,6 +82,7 @@ export async function startPaperExchange(options: StartOptions = {}): Promise<Pa
     seed: exchange.seed,
     historyEndTime: exchange.historyEndTime,
     originTime: exchange.originTime,
+    adminToken: exchange.adminToken,
     exchange,
     admin: {
       createAccount(balance = '10000') {

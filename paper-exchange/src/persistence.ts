@@ -1,6 +1,7 @@
 // Durable state on disk so that a kill -9 loses nothing acknowledged: every batch of changes is appended to
 // a JSONL journal and fsync'd before the answer is sent; on start the snapshot and the journal are merged
 // into a new snapshot (written to a temp file, fsync'd, renamed, directory fsync'd) and the journal restarts.
+// The files hold every account's API secret: the folder is 0700 and the files 0600, whatever the umask.
 import fs from 'node:fs';
 import path from 'node:path';
 import { keyOf, type Change, type Snapshot, type TableName } from './state.js';
@@ -9,6 +10,8 @@ const SNAPSHOT = 'snapshot.json';
 const JOURNAL = 'journal.jsonl';
 /** Beyond this many journal bytes the exchange folds the journal into a new snapshot. */
 const COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 
 export class Journal {
   private fd: number | undefined;
@@ -18,7 +21,12 @@ export class Journal {
 
   /** Reads the state left by the previous process (undefined on a first start) and opens a fresh journal. */
   static open(dir: string): { journal: Journal; snapshot: Snapshot | undefined } {
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    // A folder or files an earlier version left readable by others are closed now.
+    fs.chmodSync(dir, DIR_MODE);
+    for (const name of [SNAPSHOT, JOURNAL]) {
+      if (fs.existsSync(path.join(dir, name))) fs.chmodSync(path.join(dir, name), FILE_MODE);
+    }
     const journal = new Journal(dir);
     const snapshot = journal.recover();
     return { journal, snapshot };
@@ -60,13 +68,13 @@ export class Journal {
     this.closeFd();
     const snapshotPath = path.join(this.dir, SNAPSHOT);
     const temp = `${snapshotPath}.tmp`;
-    const fd = fs.openSync(temp, 'w');
+    const fd = fs.openSync(temp, 'w', FILE_MODE);
     fs.writeSync(fd, JSON.stringify(snapshot));
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fs.renameSync(temp, snapshotPath);
     fsyncDir(this.dir);
-    this.fd = fs.openSync(path.join(this.dir, JOURNAL), 'w');
+    this.fd = fs.openSync(path.join(this.dir, JOURNAL), 'w', FILE_MODE);
     fs.fsyncSync(this.fd);
     fsyncDir(this.dir);
     this.bytes = 0;
@@ -79,7 +87,7 @@ export class Journal {
   /** Appends one batch and waits for the disk: called before the answer that acknowledges it. */
   append(changes: Change[]): void {
     if (changes.length === 0) return;
-    if (this.fd === undefined) this.fd = fs.openSync(path.join(this.dir, JOURNAL), 'a');
+    if (this.fd === undefined) this.fd = fs.openSync(path.join(this.dir, JOURNAL), 'a', FILE_MODE);
     const line = `${JSON.stringify(changes)}\n`;
     fs.writeSync(this.fd, line);
     fs.fsyncSync(this.fd);

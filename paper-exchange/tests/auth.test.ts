@@ -317,6 +317,7 @@ describe('CORS and admin', () => {
         method: 'POST',
         url: '/admin/accounts',
         remoteAddress: '127.0.0.1',
+        headers: { 'x-admin-token': built.exchange.adminToken },
         payload: {},
       });
       expect(local.statusCode).toBe(200);
@@ -336,7 +337,7 @@ describe('CORS and admin', () => {
       fetch(`${handle.url}/admin/price`, {
         method: 'POST',
         body: '{not json',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', 'X-Admin-Token': handle.adminToken },
       }),
       fetch(`${handle.url}/fapi/v1/order`, {
         method: 'POST',

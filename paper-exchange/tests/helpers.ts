@@ -107,7 +107,7 @@ export class TestClient {
 export async function newAccount(handle: PaperExchangeHandle, balance = '10000'): Promise<TestClient> {
   const response = await fetch(`${handle.url}/admin/accounts`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': handle.adminToken },
     body: JSON.stringify({ balance }),
   });
   const created = (await response.json()) as { api_key: string; api_secret: string };
@@ -122,7 +122,10 @@ export async function admin<T = unknown>(
 ): Promise<BinanceResponse<T>> {
   const response = await fetch(`${handle.url}/admin${path}`, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: {
+      'X-Admin-Token': handle.adminToken,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as T, headers: response.headers };

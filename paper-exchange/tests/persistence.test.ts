@@ -97,6 +97,29 @@ function startProcess(dataDir: string): Promise<{ child: ChildProcessWithoutNull
   });
 }
 
+describe('file modes', () => {
+  it('keeps the folder 0700 and the state files and the admin token 0600, even under umask 000', () => {
+    const dataDir = tempDir();
+    fs.chmodSync(dataDir, 0o777);
+    const previous = process.umask(0);
+    try {
+      const exchange = new Exchange({ dataDir, seed: 9, historyDays: 1 });
+      exchange.createAccount('100');
+      exchange.commit();
+      exchange.close();
+      const again = new Exchange({ dataDir, seed: 9 });
+      expect(again.adminToken).toBe(exchange.adminToken);
+      again.close();
+    } finally {
+      process.umask(previous);
+    }
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    const files = fs.readdirSync(dataDir);
+    expect(files).toEqual(expect.arrayContaining(['snapshot.json', 'journal.jsonl', 'admin.token']));
+    for (const name of files) expect(fs.statSync(path.join(dataDir, name)).mode & 0o777, name).toBe(0o600);
+  });
+});
+
 describe('kill -9', () => {
   it('loses no position, order or balance acknowledged before the kill', { timeout: 120_000 }, async () => {
     const dataDir = tempDir();
@@ -104,13 +127,19 @@ describe('kill -9', () => {
     let keys: { api_key: string; api_secret: string } | undefined;
     let algoId: unknown;
     try {
+      // The process keeps its admin token in its data folder (admin-guard.ts), where its owner reads it.
+      const headers = {
+        'Content-Type': 'application/json',
+        'X-Admin-Token': fs.readFileSync(path.join(dataDir, 'admin.token'), 'utf8').trim(),
+      };
       keys = await (
-        await fetch(`${first.url}/admin/accounts`, { method: 'POST', body: '{"balance":"3000"}' })
+        await fetch(`${first.url}/admin/accounts`, { method: 'POST', headers, body: '{"balance":"3000"}' })
       ).json();
       if (!keys) throw new Error('no account');
       const client = TestClient.hmac(first.url, keys.api_key, keys.api_secret);
       await fetch(`${first.url}/admin/price`, {
         method: 'POST',
+        headers,
         body: '{"symbol":"ETHUSDT","price":"2000.00"}',
       });
       await client.signed('POST', '/fapi/v1/marginType', { symbol: 'ETHUSDT', marginType: 'ISOLATED' });

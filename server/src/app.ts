@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db';
 import { bitcoinInformation } from './engine/bitcoin-information';
@@ -17,7 +17,8 @@ import { loadMasterKey, SecretBox } from './services/secret-box';
 import { OneLinePerRequest } from './services/logger';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
-import { SocketHub, websocketPlugin } from './plugins/websocket';
+import { originsOf, securityPlugin } from './plugins/security';
+import { SocketHub, websocketPlugin, type WebsocketLimits } from './plugins/websocket';
 import { accountBalanceRoutes } from './routes/account_balance';
 import { analysisRoutes } from './routes/analysis';
 import { authRoutes } from './routes/auth';
@@ -36,9 +37,10 @@ import { userRoutes } from './routes/user';
 import { exchangeRelayRoutes, RELAY_REQUESTS_PER_MINUTE } from './routes/exchange_relay';
 import { EgressIp } from './services/egress-ip';
 import type { EventBus } from './services/event-bus';
-import { seedPlatforms } from './services/platforms';
+import { listBrowserPlatformUrls, seedPlatforms } from './services/platforms';
 import { keepSymbolsSynced } from './services/symbols';
 import { TradeDesk } from './services/trade-desk';
+import { resealServerEnvelopes } from './services/trade-tokens';
 import { announceTradeWrite, onTradeWrite } from './services/trades';
 
 export interface AppDeps {
@@ -71,14 +73,42 @@ export interface AppDeps {
   egressIp?: EgressIp;
   /** Relayed exchange requests a trader may make a minute; default RELAY_REQUESTS_PER_MINUTE. */
   relayRequestsPerMinute?: number;
+  /** Which proxies' X-Forwarded-* headers to believe (TRUST_PROXY, server/src/config.ts); default none. */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+  /** Request and connection time limits; tests shorten them. */
+  timeouts?: Partial<typeof HTTP_TIMEOUTS>;
+  /** The admin token of the paper exchange at paperExchangeUrl ('Create paper account'). */
+  paperExchangeAdminToken?: string;
+  /** Sockets per trader and frames per second (plugins/websocket.ts); benchmarks raise them. */
+  websocketLimits?: Partial<WebsocketLimits>;
 }
+
+/**
+ * A request must arrive whole (headers and body) within requestMs, its headers within headersMs; a socket
+ * idle for connectionMs is closed. A client that dribbles its body is cut off with 408 instead of holding a
+ * connection for ever. Node checks running requests every checkIntervalMs.
+ */
+export const HTTP_TIMEOUTS = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  connectionMs: 60_000,
+  checkIntervalMs: 1_000,
+};
 
 export async function buildApp(deps: AppDeps) {
   const hub = deps.hub ?? new SocketHub(deps.bus);
+  const timeouts = { ...HTTP_TIMEOUTS, ...deps.timeouts };
   const app = Fastify({
     loggerInstance: deps.logger,
     logController: new OneLinePerRequest(),
     bodyLimit: 256 * 1024,
+    trustProxy: deps.trustProxy ?? false,
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.connectionMs,
+    http: {
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
     // Errors of the router itself (a bad percent escape, an over-long parameter) as { detail } too.
     frameworkErrors: (error, _request, reply) => {
       void reply.code((error.statusCode ?? 400) as never).send({ detail: error.message } as never);
@@ -99,6 +129,11 @@ export async function buildApp(deps: AppDeps) {
     paperExchangeUrl: deps.paperExchangeUrl,
     paperExchangeAllowsBrowsers: deps.paperExchangeAllowsBrowsers,
   });
+  // Client mode calls from the page only the exchanges that allow browsers (the others go through the relay,
+  // our own origin): the CSP allows exactly those origins.
+  await app.register(securityPlugin, { connectOrigins: originsOf(await listBrowserPlatformUrls(deps.db)) });
+  // Envelopes stored before the server-mode layer existed get it now (services/trade-tokens.ts).
+  await resealServerEnvelopes(deps.db, app.secretBox, app.log);
   if (deps.exchangeUrl) {
     const sync = keepSymbolsSynced(deps.db, deps.exchangeUrl, app.log);
     app.addHook('onClose', async () => sync.stop());
@@ -133,6 +168,7 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(websocketPlugin, {
     hub,
+    limits: deps.websocketLimits,
     greeting: () => {
       const info = bitcoinInformation(deps.feed);
       return info
@@ -176,6 +212,7 @@ export async function buildApp(deps: AppDeps) {
       await api.register(paperExchangeRoutes, {
         prefix: '/paper_exchange',
         paperExchangeUrl: deps.paperExchangeUrl,
+        adminToken: deps.paperExchangeAdminToken,
       });
     },
     { prefix: '/api' },

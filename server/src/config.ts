@@ -24,6 +24,26 @@ export interface ServerConfig {
   exchangeEgressIp: string | undefined;
   /** An address echo service asked at start when exchangeEgressIp is not set; undefined asks none. */
   exchangeEgressIpUrl: string | undefined;
+  /** Whose X-Forwarded-For / -Proto to believe (Fastify trustProxy): none, all, or proxy addresses. */
+  trustProxy: boolean | string;
+}
+
+/**
+ * TRUST_PROXY: unset, '' or 'false' → trust no proxy (the socket's address and protocol count); 'true' → any
+ * (only when nothing but the proxy can reach the port); otherwise the proxies' addresses, CIDR ranges or
+ * proxy-addr's names ('loopback', 'uniquelocal'), comma-separated. Fastify 5 trusts nobody for a bare hop
+ * count (it cannot check the immediate peer), so a number is refused rather than silently ignored.
+ */
+export function parseTrustProxy(raw: string | undefined): boolean | string {
+  const text = raw?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    throw new Error(
+      `TRUST_PROXY takes 'true' or the proxies' addresses (e.g. loopback), not a hop count: '${text}'`,
+    );
+  }
+  return text;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -57,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       env.EXCHANGE_EGRESS_IP_URL === undefined
         ? 'https://api.ipify.org'
         : env.EXCHANGE_EGRESS_IP_URL || undefined,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

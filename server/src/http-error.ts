@@ -7,6 +7,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Sent as Retry-After (seconds) with a 429 or 503. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }

@@ -5,6 +5,7 @@
 // the one that leads (an advisory lock) runs the signal engine, the house account (with the paper exchange;
 // on the first start the backfill replays 30 days of market, signals, house trades and statistics) and the
 // statistics (engine/leader-duties.ts). With PGlite the process is alone and leads from the start.
+import fs from 'node:fs';
 import path from 'node:path';
 import { startPaperExchange, type PaperExchangeHandle } from '../../paper-exchange/src/index';
 import { buildApp } from './app';
@@ -18,10 +19,11 @@ import { LocalEventBus, PgEventBus, type EventBus } from './services/event-bus';
 import { PgLeadership, SoleLeadership, type Leadership } from './services/leadership';
 import {
   embeddedPaperExchange,
+  remoteAdminToken,
   remotePaperExchange,
   type PaperExchangeLink,
 } from './services/paper-exchange-link';
-import { loadMasterKey, SecretBox } from './services/secret-box';
+import { findMasterKey, SecretBox, warnWhenKeyInsideDataDir } from './services/secret-box';
 import { createLogger } from './services/logger';
 import { EgressIp } from './services/egress-ip';
 
@@ -30,6 +32,13 @@ const config = loadConfig();
 const log = createLogger(config.logLevel);
 
 async function main() {
+  // What this process writes (PGlite, the paper exchange's state and admin token, master.key) holds secrets:
+  // owner-only, whatever the umask it was started with.
+  process.umask(0o077);
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(config.dataDir, 0o700);
+  const master = findMasterKey({ env: process.env, dataDir: config.dataDir });
+  warnWhenKeyInsideDataDir(master, config.dataDir, log);
   await initTradeCore();
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
   log.info(`database: ${database.kind}`);
@@ -37,7 +46,7 @@ async function main() {
   let paper: PaperExchangeLink | undefined;
   let embedded: PaperExchangeHandle | undefined;
   if (config.paperExchangeUrl) {
-    paper = await remotePaperExchange(config.paperExchangeUrl);
+    paper = await remotePaperExchange(config.paperExchangeUrl, remoteAdminToken(process.env, config.dataDir));
     log.info(`paper exchange on ${paper.url} (runs apart)`);
   } else if (!config.exchangeUrl) {
     embedded = await startPaperExchange({
@@ -61,7 +70,7 @@ async function main() {
   const leadership: Leadership = databaseUrl ? new PgLeadership({ databaseUrl, log }) : new SoleLeadership();
 
   const feed = new MarketFeed(exchangeUrl, exchangeWsUrl, await followedSymbols(exchangeUrl, log), log);
-  const secretBox = new SecretBox(loadMasterKey({ env: process.env, dataDir: config.dataDir }));
+  const secretBox = new SecretBox(master.key);
   const egressIp = new EgressIp(config.exchangeEgressIp);
   egressIp.discover(config.exchangeEgressIpUrl, log);
   const { app, hub, monitor } = await buildApp({
@@ -72,6 +81,8 @@ async function main() {
     logger: log,
     exchangeUrl,
     paperExchangeUrl: paper?.url,
+    paperExchangeAdminToken: paper?.adminToken,
+    trustProxy: config.trustProxy,
     bus,
     leading: false,
     paperExchangeAllowsBrowsers: !!embedded && config.paperExchangeCors,

@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { startPaperExchange } from '../../paper-exchange/src/index';
 import { trades } from '../../server/src/db/schema-trades';
-import { ACCESS_TOKEN_TTL_S, issueAccessToken } from '../../server/src/services/access-token';
+import { ACCESS_TOKEN_TTL_S } from '../../server/src/services/access-token';
 import { PAPER_PLATFORM_UUID } from '../../server/src/services/platforms';
-import { getOrCreateSecret } from '../../server/src/services/server-secrets';
 import {
   TEST_PASSWORD,
   TEST_TRADE_SETTINGS,
@@ -243,13 +242,13 @@ describe('the control: the same requests with a valid token pass the authenticat
 describe('every protected endpoint × every bad credential answers 401 with a detail', () => {
   beforeAll(async () => {
     // A token of A that worked, then the test clock moves past its lifetime; every later token is new.
-    expiredToken = t.app.issueAccessToken(a.user_uuid);
+    expiredToken = await t.app.issueAccessToken(a.user_uuid);
     expect(
       (await as({ headers: { authorization: `bearer ${expiredToken}` } }).get('/api/auth/me/')).statusCode,
     ).toBe(200);
     t.clock.advance(ACCESS_TOKEN_TTL_S * 1000 + 1000);
-    a.headers.authorization = `bearer ${t.app.issueAccessToken(a.user_uuid)}`;
-    b.headers.authorization = `bearer ${t.app.issueAccessToken(b.user_uuid)}`;
+    a.headers.authorization = `bearer ${await t.app.issueAccessToken(a.user_uuid)}`;
+    b.headers.authorization = `bearer ${await t.app.issueAccessToken(b.user_uuid)}`;
   });
 
   for (const [name, authorization] of BAD_CREDENTIALS) {
@@ -260,14 +259,14 @@ describe('every protected endpoint × every bad credential answers 401 with a de
   }
 
   it('an access token is accepted up to the end of its lifetime and refused after it', async () => {
-    const token = t.app.issueAccessToken(b.user_uuid);
+    const token = await t.app.issueAccessToken(b.user_uuid);
     const me = (authorization: string) => as({ headers: { authorization } }).get('/api/auth/me/');
     t.clock.advance(ACCESS_TOKEN_TTL_S * 1000 - 1000);
     expect((await me(`bearer ${token}`)).statusCode).toBe(200);
     t.clock.advance(1000);
     expect401(await me(`bearer ${token}`), 'at exp');
-    a.headers.authorization = `bearer ${t.app.issueAccessToken(a.user_uuid)}`;
-    b.headers.authorization = `bearer ${t.app.issueAccessToken(b.user_uuid)}`;
+    a.headers.authorization = `bearer ${await t.app.issueAccessToken(a.user_uuid)}`;
+    b.headers.authorization = `bearer ${await t.app.issueAccessToken(b.user_uuid)}`;
   });
 
   it('a websocket token is not a bearer token', async () => {
@@ -323,8 +322,7 @@ function example(schema: JsonSchema, name?: string): unknown {
 describe("a validly signed token of a user that does not exist: no 5xx and nobody's data", () => {
   let ghost = '';
   beforeAll(async () => {
-    const key = await getOrCreateSecret(t.db, 'access_token_hmac_key');
-    ghost = `bearer ${issueAccessToken(crypto.randomUUID(), key, t.clock.now())}`;
+    ghost = `bearer ${await t.app.issueAccessToken(crypto.randomUUID())}`;
   });
 
   for (const endpoint of secured) {

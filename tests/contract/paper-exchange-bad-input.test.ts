@@ -495,7 +495,7 @@ describe('generated Binance requests never make a 5xx or a crash; rejections are
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// The admin API (loopback only): JSON bodies and path parameters.
+// The admin API (loopback only, admin token): JSON bodies and path parameters.
 
 const ADMIN_BODIES: unknown[] = [
   { balance: '1000' },
@@ -550,7 +550,11 @@ describe('generated admin requests never make a 5xx or a crash; rejections are 4
               app.inject({
                 method: route.method as 'GET' | 'POST' | 'DELETE',
                 url: `${url}${request.query ? `?${request.query}` : ''}`,
-                headers: request.contentType ? { 'content-type': request.contentType } : {},
+                // With the admin token, so generated input reaches the handlers (admin-guard.ts has its own tests).
+                headers: {
+                  'x-admin-token': exchange.adminToken,
+                  ...(request.contentType ? { 'content-type': request.contentType } : {}),
+                },
                 ...(request.body ? { payload: request.body } : {}),
               }),
             );

@@ -98,7 +98,7 @@ afterAll(async () => {
  */
 async function resetTraderState() {
   t.clock.advance(16 * 60_000);
-  headers = { authorization: `bearer ${t.app.issueAccessToken(trader.user_uuid)}` };
+  headers = { authorization: `bearer ${await t.app.issueAccessToken(trader.user_uuid)}` };
   const stored = await t.app.inject({
     method: 'POST',
     url: '/api/trade_token/create_trade_token/',

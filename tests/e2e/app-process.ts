@@ -28,6 +28,8 @@ export interface RunningApp {
   baseUrl: string;
   /** The embedded paper exchange (loopback): its Binance-compatible API and its /admin/* endpoints. */
   paperUrl: string;
+  /** The X-Admin-Token its /admin/* changes need (DATA_DIR/paper-exchange/admin.token). */
+  paperAdminToken: string;
   dataDir: string;
   /** PORT and PAPER_EXCHANGE_PORT of this process (a restart on the same DATA_DIR can keep them). */
   port: number;
@@ -129,9 +131,12 @@ export async function startApp(
     child.exitCode !== null || child.signalCode !== null
       ? Promise.resolve()
       : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const tokenFile = path.join(dataDir, 'paper-exchange', 'admin.token');
   return {
     baseUrl,
     paperUrl: `http://127.0.0.1:${paperPort}`,
+    // Absent with EXCHANGE_URL or PAPER_EXCHANGE_URL: no embedded paper exchange.
+    paperAdminToken: fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '',
     dataDir,
     port,
     paperPort,

@@ -41,14 +41,20 @@ export interface FillLine {
   side: string;
 }
 
-/** The embedded paper exchange: admin endpoints (loopback only) and the signed API of one account. */
+/** The embedded paper exchange: admin endpoints (loopback, admin token) and the signed API of one account. */
 export class PaperExchange {
-  constructor(readonly url: string) {}
+  constructor(
+    readonly url: string,
+    private readonly adminToken: string,
+  ) {}
 
   async admin<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
     const response = await fetch(`${this.url}/admin${path}`, {
       method,
-      headers: body ? { 'content-type': 'application/json' } : {},
+      headers: {
+        'x-admin-token': this.adminToken,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await response.text();
@@ -469,7 +475,7 @@ export interface TraderSession {
  * `autoOpenDelayS` and the mode. The page is reloaded so it reads them.
  */
 export async function openTraderSession(
-  app: { baseUrl: string; paperUrl: string },
+  app: { baseUrl: string; paperUrl: string; paperAdminToken: string },
   browser: Browser,
   {
     name,
@@ -492,7 +498,7 @@ export async function openTraderSession(
     signalOptions?: Parameters<typeof storedSignals>[3];
   },
 ): Promise<TraderSession> {
-  const exchange = new PaperExchange(app.paperUrl);
+  const exchange = new PaperExchange(app.paperUrl, app.paperAdminToken);
   const account = await exchange.createAccount('10000');
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const errors: string[] = [];

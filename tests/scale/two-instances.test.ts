@@ -153,6 +153,7 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     const env = {
       DATABASE_URL: scratch.url,
       PAPER_EXCHANGE_URL: paper.url,
+      PAPER_EXCHANGE_ADMIN_TOKEN: paper.adminToken,
       SIGNALDESK_MASTER_KEY: randomBytes(32).toString('base64url'),
       STATIC_DIR: staticDir,
       LOG_LEVEL: 'info',

@@ -37,6 +37,23 @@ describe('openDatabase', () => {
     expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(true);
   });
 
+  it('keeps the PGlite folder owner-only: folders 0700, files 0600 (PGlite makes its files 0666)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-db-'));
+    folders.push(dataDir);
+    await roundTrip(() => openDatabase({ dataDir }));
+    const folder = path.join(dataDir, 'pglite');
+    const open: string[] = [];
+    const check = (at: string) => {
+      if ((fs.statSync(at).mode & 0o077) !== 0)
+        open.push(`${path.relative(dataDir, at)} ${(fs.statSync(at).mode & 0o777).toString(8)}`);
+    };
+    check(folder);
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true, recursive: true })) {
+      check(path.join(entry.parentPath, entry.name));
+    }
+    expect(open).toEqual([]);
+  });
+
   const databaseUrl = process.env.TEST_DATABASE_URL;
   it.skipIf(!databaseUrl)('runs the same migrations on PostgreSQL (TEST_DATABASE_URL)', async () => {
     const first = await openDatabase({ databaseUrl });

@@ -40,18 +40,39 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   return openPglite(config.dataDir);
 }
 
+/**
+ * Owner-only modes for a folder and everything in it. PGlite (Emscripten's file system) creates its files
+ * 0666 whatever the umask; its folder is kept 0700 so that files made while it runs cannot be reached by
+ * others either, and every file is set 0600 at open and at close.
+ */
+export function restrictToOwner(folder: string): void {
+  fs.chmodSync(folder, 0o700);
+  for (const entry of fs.readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    const at = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) fs.chmodSync(at, 0o700);
+    else if (entry.isFile()) fs.chmodSync(at, 0o600);
+  }
+}
+
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   let client: PGlite;
+  let folder: string | undefined;
   if (dataDir) {
-    const folder = path.join(dataDir, 'pglite');
-    fs.mkdirSync(folder, { recursive: true });
+    folder = path.join(dataDir, 'pglite');
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    restrictToOwner(folder);
     client = new PGlite(folder);
   } else {
     client = new PGlite();
   }
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
+  if (folder) restrictToOwner(folder);
+  const close = async () => {
+    await client.close();
+    if (folder) restrictToOwner(folder);
+  };
+  return { db: db as unknown as Database, kind: 'pglite', close };
 }
 
 async function openPostgres(databaseUrl: string, log: DatabaseConfig['log']): Promise<DatabaseHandle> {

@@ -62,7 +62,12 @@ beforeAll(async () => {
   await follower.start();
   const user = (await findUser(t.db, HOUSE_USER_UUID))!;
   const token = (await findTradeToken(t.db, HOUSE_USER_UUID, PAPER_PLATFORM_UUID))!;
-  const credentials = openTradeToken(token, house.pin_code, userTradeTokenKey(t.app.secretBox, user));
+  const credentials = openTradeToken(
+    t.app.secretBox,
+    token,
+    house.pin_code,
+    userTradeTokenKey(t.app.secretBox, user),
+  );
   houseClient = new ExchangeClient({ baseUrl: exchange.url, credentials });
 }, 120_000);
 afterAll(async () => {
@@ -120,6 +125,7 @@ describe('house account', () => {
     expect(pinRow?.value).not.toContain(house.pin_code);
     const [token] = await t.db.select().from(tradeTokens).where(eq(tradeTokens.user_uuid, HOUSE_USER_UUID));
     const credentials = openTradeToken(
+      t.app.secretBox,
       token!,
       house.pin_code,
       userTradeTokenKey(t.app.secretBox, (await findUser(t.db, HOUSE_USER_UUID))!),

@@ -252,7 +252,7 @@ export class HouseFollower {
       findUser(db, this.userUuid),
     ]);
     if (!row || !user) return;
-    const credentials = openTradeToken(row, house.pin_code, userTradeTokenKey(box, user));
+    const credentials = openTradeToken(box, row, house.pin_code, userTradeTokenKey(box, user));
     const client = serverExchangeClient(house.platform.base_url, credentials);
     desk.reconciler.reconcileInBackground(this.userUuid, platformUuid, client);
     await desk.reconciler.idle();
@@ -266,8 +266,8 @@ export class HouseFollower {
       .where(and(eq(trades.user_uuid, this.userUuid), eq(trades.trade_status, TradeStatus.OPEN)));
   }
 
-  private call(method: 'POST', url: string, payload: object) {
-    const token = this.options.app.issueAccessToken(this.userUuid);
+  private async call(method: 'POST', url: string, payload: object) {
+    const token = await this.options.app.issueAccessToken(this.userUuid);
     return this.options.app.inject({ method, url, payload, headers: { authorization: `bearer ${token}` } });
   }
 

@@ -38,6 +38,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(400).send({ detail: field ? `${field}: ${message}` : message });
     }
     if (error instanceof HttpError) {
+      if (error.retryAfterS !== undefined) reply.header('Retry-After', String(error.retryAfterS));
       return reply.status(error.statusCode).send({ detail: error.message });
     }
     // A valid access token of a user deleted since (tokens live 15 minutes): the session is over.

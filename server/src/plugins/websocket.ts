@@ -15,6 +15,24 @@ import { LocalEventBus, type EventBus } from '../services/event-bus';
 
 /** Close code for an unauthenticated socket (4000-4999 are free for applications; 4401 mirrors HTTP 401). */
 export const WS_UNAUTHORIZED_CLOSE_CODE = 4401;
+/** Close code for a trader over a limit (sockets or frames; 4429 mirrors HTTP 429). */
+export const WS_LIMIT_CLOSE_CODE = 4429;
+export const WS_TOO_MANY_SOCKETS = 'Too many websockets for this trader';
+export const WS_TOO_MANY_FRAMES = 'Too many frames per second';
+/** The largest frame a client may send; ws closes a socket that sends more with 1009. */
+export const WS_MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/**
+ * Per trader on one instance: open sockets (a page holds one; tabs and reconnects add a few), and client frames
+ * per second on each socket, a token bucket of `framesPerSecond` with room for a burst of twice that. The SPA
+ * asks about each open trade at most every 750 ms (src/app/live-events.ts): 500 trades are about 670 frames a
+ * second, inside the limit.
+ */
+export interface WebsocketLimits {
+  socketsPerUser: number;
+  framesPerSecond: number;
+}
+export const DEFAULT_WEBSOCKET_LIMITS: WebsocketLimits = { socketsPerUser: 20, framesPerSecond: 1000 };
 /** A ping every 30 s; a socket that has not answered the previous one by then is dropped. */
 export const WS_HEARTBEAT_MS = 30_000;
 
@@ -54,6 +72,11 @@ export class SocketHub {
 
   get size(): number {
     return this.sockets.size;
+  }
+
+  /** Open sockets of one user on this instance. */
+  countOf(userUuid: string): number {
+    return this.byUser.get(userUuid)?.size ?? 0;
   }
 
   /** Users with at least one open socket. */
@@ -134,6 +157,8 @@ export interface WebsocketOptions {
   consumeToken: (token: string) => Promise<string | undefined>;
   /** Heartbeat period; default WS_HEARTBEAT_MS. */
   heartbeatMs?: number;
+  /** Default DEFAULT_WEBSOCKET_LIMITS. */
+  limits?: Partial<WebsocketLimits>;
   /**
    * A well-formed client event of the socket's user; `reply` answers on that socket only. Without a handler
    * client events are accepted and not answered.
@@ -148,12 +173,39 @@ declare module 'fastify' {
   }
 }
 
+/** A token bucket: `take()` is false once more than the rate (plus its burst) was asked for. */
+function frameBucket(perSecond: number): { take(): boolean } {
+  const capacity = perSecond * 2;
+  let tokens = capacity;
+  let at = performance.now();
+  return {
+    take() {
+      const now = performance.now();
+      tokens = Math.min(capacity, tokens + ((now - at) / 1000) * perSecond);
+      at = now;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
+
 export const websocketPlugin = fp<WebsocketOptions>(
   async (
     app: FastifyInstance,
-    { hub, greeting, consumeToken, heartbeatMs = WS_HEARTBEAT_MS, onClientEvent },
+    { hub, greeting, consumeToken, heartbeatMs = WS_HEARTBEAT_MS, onClientEvent, limits: given },
   ) => {
-    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    const limits = { ...DEFAULT_WEBSOCKET_LIMITS, ...given };
+    await app.register(websocket, {
+      options: { maxPayload: WS_MAX_PAYLOAD_BYTES },
+      // Errors of an open socket are the client's doing (an oversized frame, a protocol violation) or the
+      // network's: a warning with ws's code, no stack. ws has closed the socket (1009 for an oversized frame).
+      errorHandler: (error, socket, request) => {
+        const code = (error as { code?: unknown }).code;
+        request.log.warn({ code, reason: error.message, user_uuid: request.wsUserUuid }, 'websocket: closed');
+        socket.terminate();
+      },
+    });
     app.route({
       method: 'GET',
       url: '/api/ws_core/:token',
@@ -177,8 +229,17 @@ export const websocketPlugin = fp<WebsocketOptions>(
           socket.close(WS_UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired websocket token');
           return;
         }
+        if (hub.countOf(userUuid) >= limits.socketsPerUser) {
+          socket.close(WS_LIMIT_CLOSE_CODE, WS_TOO_MANY_SOCKETS);
+          return;
+        }
         hub.add(socket, userUuid);
+        const frames = frameBucket(limits.framesPerSecond);
         socket.on('message', (data) => {
+          if (!frames.take()) {
+            if (socket.readyState === socket.OPEN) socket.close(WS_LIMIT_CLOSE_CODE, WS_TOO_MANY_FRAMES);
+            return;
+          }
           // contracts/ws clientEvent; a frame that is not one is answered with bad_event and the socket stays.
           // A valid one goes to onClientEvent (update_trade_by_current_price_from_client: the trade monitor).
           let parsed: unknown;

@@ -1,10 +1,18 @@
-// Access tokens: compact JWS (JWT) with HS256 under a server secret (SPEC.md §7 'bearer' token_type).
-// Only our own HS256 header is accepted; anything else, a bad signature or an expired token is rejected.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// Access tokens: JWTs (HS256, jose) with the 'bearer' token_type of SPEC.md §7. Nothing that signs or verifies
+// them is stored: the key of each period is derived from the master key (services/secret-box.ts), so a
+// database dump cannot mint one, and every instance sharing the master key derives the same keys. The key
+// rotates every ACCESS_KEY_PERIOD_S; the token's `kid` names the period it was signed in. A token carries
+// `sid`, the login (refresh token family) it belongs to, so it stops working when that login is revoked.
+import { randomBytes } from 'node:crypto';
+import { jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
+import type { SecretBox } from './secret-box';
 
 /** Access token lifetime: short, because a refresh (SPEC.md §7) renews it silently. */
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+/** A signing key is used for one day; tokens of the previous period (and the next, for clock skew) verify. */
+export const ACCESS_KEY_PERIOD_S = 24 * 60 * 60;
+const KID_PREFIX = 'at1-';
+const ALGORITHM = 'HS256';
 
 export interface AccessClaims {
   /** user_uuid */
@@ -15,39 +23,66 @@ export interface AccessClaims {
   exp: number;
   /** Unique id: two tokens issued in the same second differ. */
   jti: string;
+  /** The login (refresh token family) it was issued for; absent for the server's own in-process callers. */
+  sid?: string;
 }
 
-function sign(payload: string, key: Buffer): string {
-  return createHmac('sha256', key).update(`${HEADER}.${payload}`).digest('base64url');
-}
+export class AccessTokens {
+  private readonly keys = new Map<number, Uint8Array>();
 
-export function issueAccessToken(userUuid: string, key: Buffer, nowMs: number): string {
-  const iat = Math.floor(nowMs / 1000);
-  const claims: AccessClaims = {
-    sub: userUuid,
-    iat,
-    exp: iat + ACCESS_TOKEN_TTL_S,
-    jti: randomBytes(9).toString('base64url'),
-  };
-  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  return `${HEADER}.${payload}.${sign(payload, key)}`;
-}
+  constructor(
+    private readonly box: SecretBox,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
-/** The claims of a valid, unexpired token; undefined for anything else. */
-export function verifyAccessToken(token: string, key: Buffer, nowMs: number): AccessClaims | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== HEADER) return undefined;
-  const [, payload = '', signature = ''] = parts;
-  const expected = Buffer.from(sign(payload, key));
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  let claims: Partial<AccessClaims>;
-  try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<AccessClaims>;
-  } catch {
-    return undefined;
+  private periodOf(seconds: number): number {
+    return Math.floor(seconds / ACCESS_KEY_PERIOD_S);
   }
-  if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
-  if (claims.exp * 1000 <= nowMs) return undefined;
-  return claims as AccessClaims;
+
+  private keyOf(period: number): Uint8Array {
+    let key = this.keys.get(period);
+    if (!key) {
+      key = new Uint8Array(this.box.deriveKey(`access-token/${period}`));
+      // Three periods are ever in use (previous, current, next): older keys are dropped.
+      for (const known of this.keys.keys()) if (known < period - 2) this.keys.delete(known);
+      this.keys.set(period, key);
+    }
+    return key;
+  }
+
+  async issue(userUuid: string, sessionUuid?: string): Promise<string> {
+    const iat = Math.floor(this.clock() / 1000);
+    const period = this.periodOf(iat);
+    return new SignJWT(sessionUuid ? { sid: sessionUuid } : {})
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: `${KID_PREFIX}${period}` })
+      .setSubject(userUuid)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ACCESS_TOKEN_TTL_S)
+      .setJti(randomBytes(9).toString('base64url'))
+      .sign(this.keyOf(period));
+  }
+
+  /** The claims of a valid, unexpired token; undefined for anything else. */
+  async verify(token: string): Promise<AccessClaims | undefined> {
+    const now = this.clock();
+    const current = this.periodOf(Math.floor(now / 1000));
+    const keyFor = (header: JWTHeaderParameters) => {
+      const kid = header.kid ?? '';
+      const period = kid.startsWith(KID_PREFIX) ? Number(kid.slice(KID_PREFIX.length)) : NaN;
+      if (!Number.isInteger(period) || Math.abs(period - current) > 1) throw new Error('unknown kid');
+      return this.keyOf(period);
+    };
+    try {
+      const { payload } = await jwtVerify(token, keyFor, {
+        algorithms: [ALGORITHM],
+        typ: 'JWT',
+        currentDate: new Date(now),
+        requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+      });
+      if (payload.sid !== undefined && typeof payload.sid !== 'string') return undefined;
+      return payload as unknown as AccessClaims;
+    } catch {
+      return undefined;
+    }
+  }
 }

@@ -100,13 +100,14 @@ export async function ensureHouseAccount(options: EnsureHouseAccountOptions): Pr
   const userKey = userTradeTokenKey(box, user);
 
   const stored = await findTradeToken(db, user.user_uuid, platformUuid);
-  if (stored && (await isUsable(stored, pin, userKey, platform.base_url, log))) {
+  if (stored && (await isUsable(box, stored, pin, userKey, platform.base_url, log))) {
     log.info({ platform_uuid: platformUuid }, 'house: paper account ready');
     return { user_uuid: user.user_uuid, platform, pin_code: pin };
   }
   const account = await options.createAccount(HOUSE_BALANCE);
   await createTradeToken(
     db,
+    box,
     { user_uuid: user.user_uuid, user_trade_token_key: userKey },
     { platform_uuid: platformUuid, pin_code: pin, api_key: account.apiKey, api_secret: account.apiSecret },
     clock(),
@@ -116,6 +117,7 @@ export async function ensureHouseAccount(options: EnsureHouseAccountOptions): Pr
 }
 
 async function isUsable(
+  box: SecretBox,
   row: NonNullable<Awaited<ReturnType<typeof findTradeToken>>>,
   pin: string,
   userKey: string,
@@ -124,7 +126,7 @@ async function isUsable(
 ): Promise<boolean> {
   let credentials;
   try {
-    credentials = openTradeToken(row, pin, userKey);
+    credentials = openTradeToken(box, row, pin, userKey);
   } catch (error) {
     if (error instanceof WrongPinError) return false;
     throw error;

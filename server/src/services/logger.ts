@@ -22,6 +22,7 @@ export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-mbx-apikey"]',
+  'req.headers["x-admin-token"]',
   'res.headers["set-cookie"]',
   ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`, `*.*.*.${field}`]),
 ];

@@ -1,9 +1,14 @@
 // What the server needs of the paper exchange beyond its Binance API (the house account and the backfill,
 // docs/decisions.md "House account", "Backfill"): its market's seed and span, and funded accounts. From the
 // embedded one in process, or from one that runs apart (PAPER_EXCHANGE_URL, so several instances share it)
-// through its loopback-only admin API.
+// through its loopback-only admin API, whose changes need the exchange's admin token (PAPER_EXCHANGE_ADMIN_TOKEN,
+// or the file PAPER_EXCHANGE_ADMIN_TOKEN_FILE; by default DATA_DIR/paper-exchange/admin.token, where
+// `npm run paper-exchange` keeps it when both use the default ./data).
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { paperAccount } from '../../../contracts';
+import { ADMIN_TOKEN_FILE, ADMIN_TOKEN_HEADER } from '../../../paper-exchange/src/admin-guard';
 import type { PaperExchangeHandle } from '../../../paper-exchange/src/index';
 
 export interface PaperExchangeLink {
@@ -14,6 +19,8 @@ export interface PaperExchangeLink {
   seed: number;
   originTime: number;
   historyEndTime: number;
+  /** The X-Admin-Token of its /admin/* API ('Create paper account' calls it over HTTP). */
+  adminToken: string;
   createAccount(balance: string): Promise<{ apiKey: string; apiSecret: string }>;
 }
 
@@ -24,8 +31,23 @@ export function embeddedPaperExchange(handle: PaperExchangeHandle): PaperExchang
     seed: handle.seed,
     originTime: handle.originTime,
     historyEndTime: handle.historyEndTime,
+    adminToken: handle.adminToken,
     createAccount: async (balance) => handle.admin.createAccount(balance),
   };
+}
+
+/** The admin token of a paper exchange that runs apart: from the environment, a named file or the default file. */
+export function remoteAdminToken(env: NodeJS.ProcessEnv, dataDir: string): string {
+  if (env.PAPER_EXCHANGE_ADMIN_TOKEN) return env.PAPER_EXCHANGE_ADMIN_TOKEN;
+  const file = env.PAPER_EXCHANGE_ADMIN_TOKEN_FILE || path.join(dataDir, 'paper-exchange', ADMIN_TOKEN_FILE);
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new Error(
+      `PAPER_EXCHANGE_URL needs the exchange's admin token: set PAPER_EXCHANGE_ADMIN_TOKEN or ` +
+        `PAPER_EXCHANGE_ADMIN_TOKEN_FILE (${file} cannot be read)`,
+    );
+  }
 }
 
 const ADMIN_TIMEOUT_MS = 10_000;
@@ -38,7 +60,7 @@ async function admin(url: string, init?: RequestInit): Promise<unknown> {
 }
 
 /** The paper exchange at `url` (its admin API must accept this host: it answers loopback callers only). */
-export async function remotePaperExchange(url: string): Promise<PaperExchangeLink> {
+export async function remotePaperExchange(url: string, adminToken: string): Promise<PaperExchangeLink> {
   const base = url.replace(/\/+$/, '');
   const { seed, originTime, historyEndTime } = market.parse(await admin(`${base}/admin/market`));
   return {
@@ -47,11 +69,12 @@ export async function remotePaperExchange(url: string): Promise<PaperExchangeLin
     seed,
     originTime,
     historyEndTime,
+    adminToken,
     createAccount: async (balance) => {
       const account = paperAccount.parse(
         await admin(`${base}/admin/accounts`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', [ADMIN_TOKEN_HEADER]: adminToken },
           body: JSON.stringify({ balance }),
         }),
       );

@@ -1,6 +1,9 @@
 // Password hashing with scrypt (memory-hard, node:crypto). Stored as scrypt$N$r$p$salt$hash (base64url) so
-// the cost can be raised later while old hashes still verify.
+// the cost can be raised later while old hashes still verify. Hashes run through a bounded queue: two at a
+// time (128 MiB and about 0.4 s of one core each), at most HASH_QUEUE_LIMIT waiting; beyond that a caller is
+// refused at once (HashQueueFullError) instead of waiting behind a flood of logins it cannot see the end of.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { HttpError } from '../http-error';
 
 /** OWASP's scrypt minimum: N = 2^17, r = 8, p = 1, i.e. 128 MiB and about 0.4 s of one core per hash. */
 const COST = { N: 2 ** 17, r: 8, p: 1 } as const;
@@ -10,6 +13,23 @@ const SALT_LENGTH = 16;
 const MAX_MEMORY = 256 * 1024 * 1024;
 /** At most this many hashes at once, so a burst of logins cannot claim more than 256 MiB. */
 const MAX_CONCURRENT = 2;
+/**
+ * Hashes allowed to wait for a slot. With two running, the last of four waiting starts after about 0.8 s and
+ * is answered about 1.2 s after it arrived: the longest a login waits; anything more is refused.
+ */
+export const HASH_QUEUE_LIMIT = 4;
+/** Seconds a refused caller is told to wait (Retry-After): a few hashes' time. */
+export const HASH_QUEUE_RETRY_AFTER_S = 2;
+
+/**
+ * The hashing queue is full: answered 429 with Retry-After, before any hashing work is done. 429, not 503: every
+ * refusal of the API is a 4xx (DESIGN.md), and 5xx stays the sign of a fault of the server.
+ */
+export class HashQueueFullError extends HttpError {
+  constructor() {
+    super(429, 'The server is busy. Try again in a few seconds', HASH_QUEUE_RETRY_AFTER_S);
+  }
+}
 
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -17,6 +37,7 @@ const waiting: (() => void)[] = [];
 async function withSlot<T>(work: () => Promise<T>): Promise<T> {
   // A finishing hash hands its slot straight to the next waiter, so `running` never exceeds the limit.
   if (running < MAX_CONCURRENT) running += 1;
+  else if (waiting.length >= HASH_QUEUE_LIMIT) throw new HashQueueFullError();
   else await new Promise<void>((resolve) => waiting.push(resolve));
   try {
     return await work();
@@ -25,6 +46,11 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
     if (next) next();
     else running -= 1;
   }
+}
+
+/** Whether a hash asked for now would be refused: lets a caller skip work it would have to undo. */
+export function hashQueueFull(): boolean {
+  return running >= MAX_CONCURRENT && waiting.length >= HASH_QUEUE_LIMIT;
 }
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -42,10 +68,12 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   );
 }
 
+const encode = (salt: Buffer, key: Buffer) =>
+  ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return encode(salt, await derive(password, salt, COST));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -60,10 +88,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** A hash of a random password: verifying against it costs what a real check costs, so a login for an
- * unknown e-mail takes as long as one with a wrong password. */
-let dummyHash: Promise<string> | undefined;
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  return dummyHash;
+/**
+ * A hash that no password matches (a random key under a random salt) at the real cost: verifying against it
+ * costs what a real check costs, so a login for an unknown e-mail takes as long as one with a wrong password.
+ * Made without hashing, so it never waits for (or is refused by) the queue.
+ */
+const DUMMY_HASH = encode(randomBytes(SALT_LENGTH), randomBytes(KEY_LENGTH));
+export function dummyPasswordHash(): string {
+  return DUMMY_HASH;
 }

@@ -96,3 +96,10 @@ export async function findPlatform(db: Database, platformUuid: string): Promise<
   const [row] = await db.select().from(platforms).where(eq(platforms.platform_uuid, platformUuid));
   return row?.enabled ? row : undefined;
 }
+
+/** The base URLs of the platforms a page may call directly (client mode where the exchange allows browsers). */
+export async function listBrowserPlatformUrls(db: Database): Promise<string[]> {
+  return Object.values(await listPlatforms(db))
+    .filter((platform) => platform.platform_allows_browser)
+    .map((platform) => platform.platform_url);
+}

@@ -1,6 +1,8 @@
 // Failed-attempt limiter kept in the database, so every instance sharing it counts the same attempts
-// (DESIGN.md "Scale"). Used for logins (per e-mail) and trade token PINs (per user and platform).
-import { and, count, eq, gt, lt } from 'drizzle-orm';
+// (DESIGN.md "Scale"). Used for logins (per e-mail and per client address) and trade token PINs (per user and
+// platform). Logins count an attempt before its outcome is known (reserve, then settle): checking "blocked?"
+// first and counting failures after a 0.4 s password hash let every one of 30 simultaneous guesses through.
+import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db';
 import { rateLimitEvents } from '../db/schema';
 
@@ -8,6 +10,12 @@ export interface RateLimit {
   /** Failures allowed within the window; the next attempt is refused. */
   maxFailures: number;
   windowMs: number;
+}
+
+/** An attempt counted before its outcome: settle it as a failure (kept), a success or not tried (released). */
+export interface Reservation {
+  readonly subject: string;
+  readonly id: number;
 }
 
 export class RateLimiter {
@@ -22,7 +30,7 @@ export class RateLimiter {
     return new Date(this.clock() - this.limit.windowMs);
   }
 
-  async isBlocked(subject: string): Promise<boolean> {
+  private async countSince(subject: string): Promise<number> {
     const [row] = await this.db
       .select({ failures: count() })
       .from(rateLimitEvents)
@@ -33,22 +41,71 @@ export class RateLimiter {
           gt(rateLimitEvents.created_at, this.windowStart()),
         ),
       );
-    return (row?.failures ?? 0) >= this.limit.maxFailures;
+    return row?.failures ?? 0;
+  }
+
+  async isBlocked(subject: string): Promise<boolean> {
+    return (await this.countSince(subject)) >= this.limit.maxFailures;
+  }
+
+  /**
+   * Counts an attempt now, as a failure until settled; undefined (nothing counted) when the attempts before it
+   * in the window, failed or still running, reach the limit. Insert and count run in one transaction under an
+   * advisory lock of the subject, so on PostgreSQL too (several connections, several instances) every attempt
+   * sees all the earlier ones: of many at once exactly the first maxFailures get a reservation.
+   */
+  async reserve(subject: string): Promise<Reservation | undefined> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`${this.scope}:${subject}`}))`);
+      const [row] = await tx
+        .insert(rateLimitEvents)
+        .values({ scope: this.scope, subject, created_at: new Date(this.clock()) })
+        .returning({ id: rateLimitEvents.id });
+      const reservation = { subject, id: row!.id };
+      const [earlier] = await tx
+        .select({ attempts: count() })
+        .from(rateLimitEvents)
+        .where(
+          and(
+            eq(rateLimitEvents.scope, this.scope),
+            eq(rateLimitEvents.subject, subject),
+            gt(rateLimitEvents.created_at, this.windowStart()),
+            lt(rateLimitEvents.id, reservation.id),
+          ),
+        );
+      if ((earlier?.attempts ?? 0) < this.limit.maxFailures) return reservation;
+      await tx.delete(rateLimitEvents).where(eq(rateLimitEvents.id, reservation.id));
+      return undefined;
+    });
+  }
+
+  /** The attempt failed: it stays counted for the window. */
+  async settleFailure(_reservation: Reservation): Promise<void> {
+    await this.prune();
+  }
+
+  /** The attempt was not tried (or must not count): its reservation is dropped. */
+  async release(reservation: Reservation): Promise<void> {
+    await this.db.delete(rateLimitEvents).where(eq(rateLimitEvents.id, reservation.id));
   }
 
   async recordFailure(subject: string): Promise<void> {
     await this.db
       .insert(rateLimitEvents)
       .values({ scope: this.scope, subject, created_at: new Date(this.clock()) });
-    // Old events no longer count; dropping them here keeps the table small without a timer.
-    await this.db
-      .delete(rateLimitEvents)
-      .where(and(eq(rateLimitEvents.scope, this.scope), lt(rateLimitEvents.created_at, this.windowStart())));
+    await this.prune();
   }
 
   async reset(subject: string): Promise<void> {
     await this.db
       .delete(rateLimitEvents)
       .where(and(eq(rateLimitEvents.scope, this.scope), eq(rateLimitEvents.subject, subject)));
+  }
+
+  /** Old events no longer count; dropping them here keeps the table small without a timer. */
+  private async prune(): Promise<void> {
+    await this.db
+      .delete(rateLimitEvents)
+      .where(and(eq(rateLimitEvents.scope, this.scope), lt(rateLimitEvents.created_at, this.windowStart())));
   }
 }

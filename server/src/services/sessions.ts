@@ -41,7 +41,9 @@ export class SessionStore {
   }
 
   /** Exchanges a refresh token for a new one; undefined when it is unknown, expired, revoked or reused. */
-  async rotateRefreshToken(token: string): Promise<{ userUuid: string; token: string } | undefined> {
+  async rotateRefreshToken(
+    token: string,
+  ): Promise<{ userUuid: string; token: string; familyUuid: string } | undefined> {
     const now = this.now();
     const tokenHash = hashOpaqueToken(token);
     const [claimed] = await this.db
@@ -60,27 +62,46 @@ export class SessionStore {
       return {
         userUuid: claimed.user_uuid,
         token: await this.issueRefreshToken(claimed.user_uuid, claimed.family_uuid),
+        familyUuid: claimed.family_uuid,
       };
     }
     const [row] = await this.db.select().from(refreshTokens).where(eq(refreshTokens.token_hash, tokenHash));
     if (!row || row.revoked_at || row.expires_at <= now || !row.rotated_at) return undefined;
     if (now.getTime() - row.rotated_at.getTime() <= REFRESH_REUSE_GRACE_MS) {
-      return { userUuid: row.user_uuid, token: await this.issueRefreshToken(row.user_uuid, row.family_uuid) };
+      return {
+        userUuid: row.user_uuid,
+        token: await this.issueRefreshToken(row.user_uuid, row.family_uuid),
+        familyUuid: row.family_uuid,
+      };
     }
     await this.revokeFamily(row.family_uuid);
     return undefined;
   }
 
-  /** Logout: revokes the login the token belongs to. */
-  async revokeRefreshToken(token: string): Promise<void> {
+  /** Logout: revokes the login the token belongs to; answers that login (undefined for an unknown token). */
+  async revokeRefreshToken(token: string): Promise<string | undefined> {
     const [row] = await this.db
       .select({ family_uuid: refreshTokens.family_uuid })
       .from(refreshTokens)
       .where(eq(refreshTokens.token_hash, hashOpaqueToken(token)));
     if (row) await this.revokeFamily(row.family_uuid);
+    return row?.family_uuid;
   }
 
-  private async revokeFamily(familyUuid: string): Promise<void> {
+  /**
+   * Whether a login (refresh token family; an access token's `sid`) is still active: some token of it is not
+   * revoked. Logout and a detected reuse revoke every token of the family; an unknown family is not active.
+   */
+  async isLoginActive(familyUuid: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ token_hash: refreshTokens.token_hash })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.family_uuid, familyUuid), isNull(refreshTokens.revoked_at)))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  async revokeFamily(familyUuid: string): Promise<void> {
     await this.db
       .update(refreshTokens)
       .set({ revoked_at: this.now() })

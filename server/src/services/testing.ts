@@ -20,6 +20,8 @@ import { BINANCE_PLATFORM_UUID } from './platforms';
 export interface TestExchange {
   url: string;
   wsUrl: string;
+  /** Its admin token ('Create paper account'); a started paper exchange's handle has it. */
+  adminToken?: string;
 }
 
 export interface TestAppOptions {
@@ -84,6 +86,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     logger: options.logger,
     exchangeUrl: options.exchange?.url,
     paperExchangeUrl: options.exchange?.url,
+    paperExchangeAdminToken: options.exchange?.adminToken,
     clock: clock.now,
     relayRequestsPerMinute: options.relayRequestsPerMinute,
     egressIp: options.egressIp,
@@ -111,13 +114,23 @@ export const TEST_PASSWORD = 'Secret#1a';
 
 let sequence = 0;
 
+/**
+ * A client address of its own for each test trader (TEST-NET-2 and onwards): the login and sign-up limits
+ * count per address, and traders do not share one, so one test's traders do not spend another's budget.
+ */
+export function testAddress(n: number): string {
+  return `198.51.${100 + (Math.floor(n / 250) % 100)}.${(n % 250) + 1}`;
+}
+
 /** Signs up a new trader and logs in; returns the bearer header and the refresh cookie. */
 export async function signUpAndLogIn(app: TestApp['app'], nickname = 'trader') {
   sequence += 1;
   const user_email = `${nickname}.${sequence}.${Date.now()}@example.com`;
+  const remoteAddress = testAddress(sequence);
   const signup = await app.inject({
     method: 'POST',
     url: '/api/user/',
+    remoteAddress,
     payload: {
       user_email,
       user_nickname: nickname,
@@ -129,6 +142,7 @@ export async function signUpAndLogIn(app: TestApp['app'], nickname = 'trader') {
   const login = await app.inject({
     method: 'POST',
     url: '/api/auth/login/',
+    remoteAddress,
     payload: { user_email, user_password: TEST_PASSWORD },
   });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
@@ -137,6 +151,7 @@ export async function signUpAndLogIn(app: TestApp['app'], nickname = 'trader') {
   return {
     user_email,
     user_uuid: signup.json().result.user_uuid as string,
+    remoteAddress,
     accessToken: access_token,
     headers: { authorization: `${token_type} ${access_token}` },
     refreshCookie: refreshCookie!,

@@ -78,7 +78,7 @@ export class TradeTokenAccess {
       throw new HttpError(429, 'Too many wrong PIN codes for this trade token. Try again in 15 minutes');
     }
     try {
-      const content = openTradeToken(row, pinCode, await this.userKey(userUuid));
+      const content = openTradeToken(this.box, row, pinCode, await this.userKey(userUuid));
       await this.limiter.reset(subject);
       openedTokens.set(openedKey(row), { pinDigest: pinDigest(pinCode), content });
       return { platform, row, content };

@@ -65,7 +65,7 @@ export async function checkCredentials(
     .select()
     .from(users)
     .where(eq(users.user_email, normalizeEmail(email)));
-  const matches = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+  const matches = await verifyPassword(password, user?.password_hash ?? dummyPasswordHash());
   return user && matches ? user : undefined;
 }
 

@@ -1,7 +1,9 @@
 // 'Repair error trades' (SPEC.md §2 Trade preferences, §7 DELETE /trade/delete_trade_errors/). Client-mode
 // error trades are first reconciled with the exchange from this browser (only it holds their token), and the
 // client-mode opens a closed page left unfinished are completed (client-open-journal.ts); then the server
-// repairs the error trades, reconciling server-mode ones with the PINs the SPA holds.
+// repairs the error trades, reconciling server-mode ones with the PINs the SPA holds. PINs go to the server
+// only while the page is in server mode: a PIN entered in client mode unlocks a token kept in this browser,
+// and client mode's promise is that it stays here (issue 17).
 import type { TFunction } from 'i18next';
 import { TradeError, TradeSide } from '../../../contracts';
 import { ApiError, ApiErrorKind, UNKNOWN_ERROR_MESSAGE } from '../../lib/api-client';
@@ -10,6 +12,7 @@ import { translateError } from '../../lib/i18n';
 import { protectPosition } from '../../../shared-core/trade-flow';
 import { authStore } from '../auth/auth-store';
 import { platformsStore } from '../platforms/platforms-store';
+import { tradeSide } from '../preferences/preferences-store';
 import { pinCodeStore } from '../trade-tokens/pin-code-store';
 import { withPlatformExchange } from '../trade-tokens/platform-exchange';
 import { readTokenEnvelope } from '../trade-tokens/token-storage';
@@ -107,9 +110,10 @@ export async function repairTradeErrors(): Promise<number> {
   // in the list this page read last.
   await loadOpenTrades();
   const repairedHere = await reconcileClientErrorTrades();
-  const count = await deleteTradeErrors({
-    pin_code_by_platform_uuid: { ...pinCodeStore.pin_code_by_platform_uuid },
-  });
+  // In client mode the server repairs without PINs (it deletes what never reached the exchange and closes
+  // what the exchange no longer has); server-mode trades are checked fully once the page is in server mode.
+  const pins = tradeSide() === TradeSide.SERVER ? { ...pinCodeStore.pin_code_by_platform_uuid } : {};
+  const count = await deleteTradeErrors({ pin_code_by_platform_uuid: pins });
   void loadOpenTrades();
   return count + repairedHere;
 }

@@ -1,6 +1,7 @@
 // /api/auth/* (SPEC.md §7): login, current user, refresh, websocket token, logout.
 // The refresh token lives only in an httpOnly, SameSite=Strict cookie scoped to /api/auth/, so page
-// scripts never see it; it rotates on every refresh.
+// scripts never see it; it rotates on every refresh. Logout revokes the login, and with it its access tokens.
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -15,14 +16,23 @@ import {
 } from '../../../../contracts';
 import { bearerSecurity } from '../../plugins/auth';
 import { HttpError } from '../../http-error';
+import { HashQueueFullError, hashQueueFull } from '../../services/password';
 import { RateLimiter } from '../../services/rate-limiter';
 import { REFRESH_TOKEN_TTL_MS, WEBSOCKET_TOKEN_TTL_MS } from '../../services/sessions';
 import { checkCredentials, findUser, normalizeEmail, userTradeTokenKey } from '../../services/users';
 
 export const REFRESH_COOKIE = 'refresh_token';
 const REFRESH_COOKIE_PATH = '/api/auth/';
-/** Login rate limit: this many failures per e-mail within the window, then 429 (issue 5). */
-export const LOGIN_LIMIT = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+/**
+ * Failed logins from one client address (any e-mail) within the window, then 429 for that address. Checked
+ * first and lower than the per-e-mail limit, so a stranger at one address cannot lock a trader out at all.
+ */
+export const LOGIN_ADDRESS_LIMIT = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+/** Failed logins for one e-mail from all addresses within the window, then 429 even for the right password. */
+export const LOGIN_LIMIT = { maxFailures: 20, windowMs: 15 * 60 * 1000 };
+export const LOGIN_BLOCKED = 'Too many failed login attempts. Try again in 15 minutes';
+export const LOGIN_ADDRESS_BLOCKED =
+  'Too many failed login attempts from this address. Try again in 15 minutes';
 
 function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
   reply.setCookie(REFRESH_COOKIE, token, {
@@ -40,6 +50,7 @@ function clearRefreshCookie(reply: FastifyReply) {
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const loginLimiter = new RateLimiter(app.db, 'login', LOGIN_LIMIT, app.clock);
+  const addressLimiter = new RateLimiter(app.db, 'login_address', LOGIN_ADDRESS_LIMIT, app.clock);
   // Tokens must never be cached by a browser or a proxy.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -54,21 +65,44 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: loginBody,
         response: { 200: loginAnswer, 400: errorBody, 429: errorBody },
       },
+      // The per-address request rate of the password routes (plugins/security.ts).
+      onRequest: app.rateLimit(),
     },
     async (request, reply) => {
       const email = normalizeEmail(request.body.user_email);
-      if (await loginLimiter.isBlocked(email)) {
-        throw new HttpError(429, 'Too many failed login attempts. Try again in 15 minutes');
+      // Refused before anything is counted: a busy server is not a failed attempt.
+      if (hashQueueFull()) throw new HashQueueFullError();
+      // Both attempts are counted before the hash (reserve, then settle), the address first.
+      const byAddress = await addressLimiter.reserve(request.ip);
+      if (!byAddress) throw new HttpError(429, LOGIN_ADDRESS_BLOCKED);
+      const byEmail = await loginLimiter.reserve(email);
+      if (!byEmail) {
+        await addressLimiter.release(byAddress);
+        throw new HttpError(429, LOGIN_BLOCKED);
       }
-      const user = await checkCredentials(app.db, email, request.body.user_password);
+      let user;
+      try {
+        user = await checkCredentials(app.db, email, request.body.user_password);
+      } catch (error) {
+        // Not tried (the queue filled meanwhile, or the database failed): not a failure.
+        await addressLimiter.release(byAddress);
+        await loginLimiter.release(byEmail);
+        throw error;
+      }
       if (!user) {
-        await loginLimiter.recordFailure(email);
+        await addressLimiter.settleFailure(byAddress);
+        await loginLimiter.settleFailure(byEmail);
         // 400 rather than 401: a 401 would make the SPA try a token refresh (SPEC.md §7).
         throw new HttpError(400, 'Incorrect email or password');
       }
+      // A success clears the e-mail's failures; the address keeps its count (else an attacker with an account
+      // of their own could clear it between guesses at others').
+      await addressLimiter.release(byAddress);
       await loginLimiter.reset(email);
-      setRefreshCookie(request, reply, await app.sessions.issueRefreshToken(user.user_uuid));
-      return { result: { token_type: TOKEN_TYPE, access_token: app.issueAccessToken(user.user_uuid) } };
+      const sessionUuid = randomUUID();
+      setRefreshCookie(request, reply, await app.sessions.issueRefreshToken(user.user_uuid, sessionUuid));
+      const accessToken = await app.issueAccessToken(user.user_uuid, sessionUuid);
+      return { result: { token_type: TOKEN_TYPE, access_token: accessToken } };
     },
   );
 
@@ -90,7 +124,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new HttpError(401, 'Invalid or expired refresh token');
       }
       setRefreshCookie(request, reply, rotated.token);
-      return { result: { token_type: TOKEN_TYPE, access_token: app.issueAccessToken(rotated.userUuid) } };
+      const accessToken = await app.issueAccessToken(rotated.userUuid, rotated.familyUuid);
+      return { result: { token_type: TOKEN_TYPE, access_token: accessToken } };
     },
   );
 
@@ -99,13 +134,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Revoke the refresh token of the cookie (the access token expires on its own)',
+        summary: 'Revoke the login of the refresh cookie (or of the bearer token) and its access tokens',
         response: { 200: logoutAnswer },
       },
     },
     async (request, reply) => {
       const presented = request.cookies[REFRESH_COOKIE];
-      if (presented) await app.sessions.revokeRefreshToken(presented);
+      const fromCookie = presented ? await app.sessions.revokeRefreshToken(presented) : undefined;
+      const fromBearer = (await app.bearerClaims(request.headers.authorization))?.sid;
+      if (fromBearer && fromBearer !== fromCookie) await app.sessions.revokeFamily(fromBearer);
+      for (const sid of [fromCookie, fromBearer]) if (sid) app.sessionCheck.forget(sid);
       clearRefreshCookie(reply);
       return { result: { logged_out: true as const } };
     },

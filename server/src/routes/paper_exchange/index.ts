@@ -1,6 +1,6 @@
 // POST /api/paper_exchange/create_account/: "Create paper account" (DESIGN.md "How things run"). Asks the
-// embedded paper exchange's loopback admin endpoint for a funded account and hands its credentials to the
-// SPA, which fills the trade token form with them.
+// embedded paper exchange's loopback admin endpoint for a funded account (with its admin token) and hands its
+// credentials to the SPA, which fills the trade token form with them.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   createPaperAccountAnswer,
@@ -10,13 +10,14 @@ import {
 } from '../../../../contracts';
 import { bearerSecurity } from '../../plugins/auth';
 import { HttpError } from '../../http-error';
+import { ADMIN_TOKEN_HEADER } from '../../../../paper-exchange/src/admin-guard';
 
 const ADMIN_TIMEOUT_MS = 5000;
 
-export const paperExchangeRoutes: FastifyPluginAsyncZod<{ paperExchangeUrl?: string }> = async (
-  app,
-  { paperExchangeUrl },
-) => {
+export const paperExchangeRoutes: FastifyPluginAsyncZod<{
+  paperExchangeUrl?: string;
+  adminToken?: string;
+}> = async (app, { paperExchangeUrl, adminToken }) => {
   app.addHook('onRequest', app.authenticate);
   app.post(
     '/create_account/',
@@ -43,7 +44,7 @@ export const paperExchangeRoutes: FastifyPluginAsyncZod<{ paperExchangeUrl?: str
       try {
         response = await fetch(`${paperExchangeUrl}/admin/accounts`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', [ADMIN_TOKEN_HEADER]: adminToken ?? '' },
           // The admin endpoint takes the balance as a decimal string, and its own default when absent.
           body: JSON.stringify(balance === undefined ? {} : { balance: String(balance) }),
           signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),

@@ -45,7 +45,7 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         user_uuid: request.userUuid,
         user_trade_token_key: await access.userKey(request.userUuid),
       };
-      const row = await createTradeToken(app.db, owner, request.body, app.clock());
+      const row = await createTradeToken(app.db, app.secretBox, owner, request.body, app.clock());
       return { result: toRecord(row, TradeTokenLevel.TRADE_AVAILABLE) };
     },
   );
@@ -98,7 +98,7 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         const { row } = await access.open(request.userUuid, platform_uuid, pin_code);
         const key = await access.userKey(request.userUuid);
-        const updated = await changeTradeTokenPin(app.db, row, pin_code, new_pin_code, key);
+        const updated = await changeTradeTokenPin(app.db, app.secretBox, row, pin_code, new_pin_code, key);
         return { result: toRecord(updated, TradeTokenLevel.TRADE_AVAILABLE) };
       } catch (error) {
         // 403, not 401: a 401 would make the SPA refresh its session, which cannot fix a PIN.

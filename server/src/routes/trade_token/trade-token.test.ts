@@ -68,7 +68,9 @@ describe('trade tokens (server mode)', () => {
     expect(stored).not.toContain(credentials.api_secret);
     expect(stored).not.toContain(credentials.api_key);
     expect(stored).not.toContain(PIN);
-    expect(rows[0]!.envelope).toMatch(/^v1\$argon2id\$/);
+    // The trade-core envelope (v1$argon2id$…) under the server-only layer of the master key (issue 17).
+    expect(rows[0]!.envelope).toMatch(/^sb1\./);
+    expect(rows[0]!.envelope).not.toMatch(/argon2id/);
   });
 
   it('answers the record at level TRADE_AVAILABLE with the right PIN', async () => {

@@ -12,8 +12,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['user'],
         summary: 'Sign up',
         body: signupBody,
-        response: { 201: signupAnswer, 400: errorBody, 409: errorBody },
+        response: { 201: signupAnswer, 400: errorBody, 409: errorBody, 429: errorBody },
       },
+      // The per-address request rate of the password routes (plugins/security.ts).
+      onRequest: app.rateLimit(),
     },
     async (request, reply) => {
       try {

@@ -63,6 +63,31 @@ describe('POST /api/user/', () => {
     expect(response.json()).toEqual({ detail });
   });
 
+  it.each([
+    ['a right-to-left override', 'ada\u202Egnp.exe'],
+    ['a left-to-right isolate', 'ada\u2066_lovelace'],
+    ['a zero-width space', 'ada\u200B_lovelace'],
+    ['a zero-width joiner', 'ada\u200D_l'],
+    ['a byte-order mark inside', 'ada\uFEFF_l'],
+    ['a control character', 'ada\u0007_l'],
+    ['a line break', 'ada\n_l'],
+    ['a line separator', 'ada\u2028_l'],
+  ])('refuses a nickname with %s', async (_what, user_nickname) => {
+    const response = await signup({ ...valid, user_email: 'fourth@example.com', user_nickname });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ detail: `user_nickname: ${AuthMessage.NICKNAME_CHARACTERS}` });
+  });
+
+  it('accepts letters of any script, marks, emoji and inner spaces', async () => {
+    const response = await signup({
+      ...valid,
+      user_email: 'fifth@example.com',
+      user_nickname: 'Тарас 🚀 Ñoño',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().result.user_nickname).toBe('Тарас 🚀 Ñoño');
+  });
+
   it('answers 400 "Field is required" for a missing field', async () => {
     const { user_nickname: _omitted, ...rest } = valid;
     const response = await signup({ ...rest, user_email: 'third@example.com' });

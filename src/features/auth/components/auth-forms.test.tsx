@@ -119,6 +119,23 @@ describe('Signup dialog', () => {
     });
   });
 
+  test('a nickname with invisible or control characters is refused in the form, translated', async () => {
+    const user = userEvent.setup();
+    render(<SignupModal isOpen onClose={() => undefined} />);
+    await user.type(screen.getByLabelText('Nickname'), 'ada\u202Egnp.exe');
+    expect(
+      await screen.findByText('Must not contain control or invisible formatting characters'),
+    ).toBeInTheDocument();
+    await initTestI18n('ua');
+    try {
+      expect(
+        await screen.findByText('Не може містити керівних або невидимих символів форматування'),
+      ).toBeInTheDocument();
+    } finally {
+      await initTestI18n('en');
+    }
+  });
+
   test('messages are translated in Ukrainian', async () => {
     await initTestI18n('ua');
     try {

@@ -9,6 +9,7 @@ import { ExchangeClient } from '../../../../shared-core/exchange-client';
 import { checkPositions } from '../../../../shared-core/trade-flow';
 import { authStore, resetAuthStore } from '../../auth/auth-store';
 import { platformsStore, resetPlatformsStore } from '../../platforms/platforms-store';
+import { preferencesStore, resetPreferencesStore } from '../../preferences/preferences-store';
 import { putPinCode, resetPinCodeStore } from '../../trade-tokens/pin-code-store';
 import { writeTokenEnvelope } from '../../trade-tokens/token-storage';
 import { sealNewTradeToken } from '../../trade-tokens/token-vault';
@@ -47,6 +48,7 @@ beforeEach(() => {
   resetAuthStore();
   resetPinCodeStore();
   resetPlatformsStore();
+  resetPreferencesStore();
   vi.mocked(deleteTradeErrors).mockReset();
   vi.mocked(checkPositions).mockReset();
   vi.mocked(closeClientTrade).mockClear();
@@ -68,8 +70,19 @@ async function repair() {
   });
 }
 
+/** The global mode (SPEC.md §3 trade_in_server_side): 1 Server, 0 Client. */
+function setMode(trade_in_server_side: 0 | 1) {
+  preferencesStore.trade_preferences = {
+    trade_auto_open_delay: 0,
+    trade_auto_close_delay: 0,
+    minimal_accuracy: 60,
+    trade_in_server_side,
+  };
+}
+
 describe("'Repair error trades' (SPEC.md §2 Trade preferences)", () => {
   test('shows the help text; after confirming, the count of repaired trades', async () => {
+    setMode(1);
     putPinCode(PLATFORM_UUID, PIN);
     putPinCode(OTHER_PLATFORM, '54321');
     vi.mocked(deleteTradeErrors).mockResolvedValue(3);
@@ -83,6 +96,15 @@ describe("'Repair error trades' (SPEC.md §2 Trade preferences)", () => {
       pin_code_by_platform_uuid: { [PLATFORM_UUID]: PIN, [OTHER_PLATFORM]: '54321' },
     });
     expect(screen.getByTestId('repair-result')).toHaveTextContent('Was successfully repair trades: 3');
+  });
+
+  test('in client mode the PINs stay in the page: the server is asked without them (issue 17)', async () => {
+    setMode(0);
+    putPinCode(PLATFORM_UUID, PIN);
+    putPinCode(OTHER_PLATFORM, '54321');
+    vi.mocked(deleteTradeErrors).mockResolvedValue(0);
+    await repair();
+    expect(deleteTradeErrors).toHaveBeenCalledExactlyOnceWith({ pin_code_by_platform_uuid: {} });
   });
 
   test('Cancel closes the question and repairs nothing', () => {
