@@ -7,8 +7,8 @@ import { makeTrade } from '../features/trades/testing/trade-fixtures';
 import { setOpenTrades } from '../features/trades/trades-store';
 import { Footer } from './footer';
 import { resetAllStores } from './reset-all-stores';
-import { initTestI18n } from './testing/i18n-test';
-import { loadTradeCoreForTests } from './testing/load-trade-core';
+import { initTestI18n } from '../testing/i18n-test';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
 
 beforeAll(async () => {
   await loadTradeCoreForTests();

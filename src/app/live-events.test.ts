@@ -24,8 +24,8 @@ import {
   stopLiveEvents,
 } from './live-events';
 import { resetAllStores } from './reset-all-stores';
-import { BTC_UUID, byUuid, ETH_UUID, makePrice, makeSignal, PLATFORM_UUID } from './testing/live-fixtures';
-import { loadTradeCoreForTests } from './testing/load-trade-core';
+import { BTC_UUID, byUuid, ETH_UUID, makePrice, makeSignal, PLATFORM_UUID } from '../testing/live-fixtures';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
 
 vi.mock('../features/trades/api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
 vi.mock('../features/signals/api/get-recent-signal-list', () => ({

@@ -5,9 +5,9 @@ import { setBitcoinInformation } from '../features/bitcoin/bitcoin-store';
 import { setOpenTrades } from '../features/trades/trades-store';
 import { pageTitle, trendArrow, usePageTitle } from './page-title';
 import { resetAllStores } from './reset-all-stores';
-import { initTestI18n } from './testing/i18n-test';
-import { loadTradeCoreForTests } from './testing/load-trade-core';
-import { BTC_UUID, ETH_UUID, PLATFORM_UUID } from './testing/live-fixtures';
+import { initTestI18n } from '../testing/i18n-test';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
+import { BTC_UUID, ETH_UUID, PLATFORM_UUID } from '../testing/live-fixtures';
 
 beforeAll(async () => {
   await loadTradeCoreForTests();

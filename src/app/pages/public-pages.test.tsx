@@ -4,8 +4,8 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { authStore } from '../../features/auth/auth-store';
 import { resetAllStores } from '../reset-all-stores';
-import { initTestI18n } from '../testing/i18n-test';
-import { loadTradeCoreForTests } from '../testing/load-trade-core';
+import { initTestI18n } from '../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { AboutPage } from './about-page';
 import { MainPage } from './main-page';
 

@@ -2,8 +2,8 @@
 // client-mode trades of that platform are checked and the ones the exchange closed are reported. The vault is
 // real; the exchange steps and the API calls are mocked.
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ETH_UUID, PLATFORM_UUID } from '../../app/testing/live-fixtures';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { ETH_UUID, PLATFORM_UUID } from '../../testing/live-fixtures';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { checkPositions } from '../../../shared-core/trade-flow';
 import { authStore, resetAuthStore } from '../auth/auth-store';
 import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';

@@ -2,8 +2,8 @@
 // trade-core vault: the token envelope is sealed and opened for real; the exchange steps of lib/trade-flow.ts
 // and the API calls are mocked.
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BTC_UUID, byUuid, makeSignal, PLATFORM_UUID } from '../../app/testing/live-fixtures';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { BTC_UUID, byUuid, makeSignal, PLATFORM_UUID } from '../../testing/live-fixtures';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
 import { ApiError, ApiErrorKind } from '../../lib/api-client';
 import {

@@ -2,8 +2,8 @@
 // the UI-status clock start, and the open-trades read (the API call is mocked).
 import { subscribe } from 'valtio';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BTC_UUID, byUuid, ETH_UUID, makeSignal } from '../../app/testing/live-fixtures';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { BTC_UUID, byUuid, ETH_UUID, makeSignal } from '../../testing/live-fixtures';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
 import { compareDecimals, sumDecimals } from '../../../shared-core/trade-core';
 import { pushSignals, resetSignalsStore, signalsStore } from '../signals/signals-store';

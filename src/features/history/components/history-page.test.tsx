@@ -1,8 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { initTestI18n } from '../../../app/testing/i18n-test';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { initTestI18n } from '../../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { makeTrade } from '../../trades/testing/trade-fixtures';
 import { getTradesHistory } from '../api/get-trades-history';
 import { dayRange, resetHistoryStore } from '../history-store';

@@ -1,9 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import type { Platform } from '../../../../contracts/platforms';
-import { initTestI18n } from '../../../app/testing/i18n-test';
+import { initTestI18n } from '../../../testing/i18n-test';
 import { PREFERENCE_SAVE_DEBOUNCE_MS } from '../../../config/constants';
 import { notificationsStore, resetNotificationsStore } from '../../notifications/notifications-store';
 import { resetPreferencesStore } from '../preferences-store';

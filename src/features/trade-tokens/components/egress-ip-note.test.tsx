@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Platform } from '../../../../contracts/platforms';
-import { initTestI18n } from '../../../app/testing/i18n-test';
+import { initTestI18n } from '../../../testing/i18n-test';
 import { getEgressIp } from '../api/get-egress-ip';
 import { resetTradeTokensStore } from '../trade-tokens-store';
 import { EgressIpNote } from './egress-ip-note';

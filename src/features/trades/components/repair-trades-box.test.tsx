@@ -1,9 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ETH_UUID, PLATFORM_UUID } from '../../../app/testing/live-fixtures';
-import { initTestI18n } from '../../../app/testing/i18n-test';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { ETH_UUID, PLATFORM_UUID } from '../../../testing/live-fixtures';
+import { initTestI18n } from '../../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { ApiError, ApiErrorKind } from '../../../lib/api-client';
 import { ExchangeClient } from '../../../../shared-core/exchange-client';
 import { checkPositions } from '../../../../shared-core/trade-flow';

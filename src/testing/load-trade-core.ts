@@ -4,9 +4,9 @@
 // pkg/ folder is named by its file URL here.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { initTradeCore } from '../../../shared-core/trade-core-node';
+import { initTradeCore } from '../../shared-core/trade-core-node';
 
-const PKG_DIR = pathToFileURL(`${path.resolve(import.meta.dirname, '../../../pkg')}/`);
+const PKG_DIR = pathToFileURL(`${path.resolve(import.meta.dirname, '../../pkg')}/`);
 
 export function loadTradeCoreForTests(): Promise<void> {
   return initTradeCore(PKG_DIR);

@@ -1,7 +1,7 @@
 // Token level logic of SPEC.md §4 in both modes, PIN changes and revoke, with the real trade-core vault (pkg/
 // loaded into jsdom); the API calls and the exchange call are mocked.
 import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { TradeSide } from '../../../contracts/preferences';
 import { TradeTokenMessage } from '../../../contracts/trade-tokens';
 import { openToken } from '../../../shared-core/trade-core';

@@ -4,7 +4,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { TradeSide } from '../../../contracts/preferences';
 import { openToken } from '../../../shared-core/trade-core';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { authStore, resetAuthStore } from '../auth/auth-store';
 import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';
 import { preferencesStore, resetPreferencesStore } from '../preferences/preferences-store';

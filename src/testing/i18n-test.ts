@@ -1,11 +1,11 @@
 // Tests render with the real texts of every namespace (public/locales/{en,ua}/{ns}.json), loaded synchronously.
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import enCommon from '../../../public/locales/en/common.json';
-import enInsights from '../../../public/locales/en/insights.json';
-import uaCommon from '../../../public/locales/ua/common.json';
-import uaInsights from '../../../public/locales/ua/insights.json';
-import { I18N_NAMESPACES } from '../../config/constants';
+import enCommon from '../../public/locales/en/common.json';
+import enInsights from '../../public/locales/en/insights.json';
+import uaCommon from '../../public/locales/ua/common.json';
+import uaInsights from '../../public/locales/ua/insights.json';
+import { I18N_NAMESPACES } from '../config/constants';
 
 export const TEST_RESOURCES = {
   en: { common: enCommon, insights: enInsights },

@@ -1,5 +1,5 @@
 // Wire-shaped fixtures of the live data (contracts/ws, contracts/signals) for the SPA tests.
-import type { Signal, SymbolPriceBase } from '../../../contracts';
+import type { Signal, SymbolPriceBase } from '../../contracts';
 
 export const PLATFORM_UUID = '11111111-1111-4111-8111-111111111111';
 export const BTC_UUID = '44444444-4444-4444-8444-444444444444';
