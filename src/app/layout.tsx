@@ -2,7 +2,7 @@ import { useLayoutEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Loader } from '../components/ui';
-import { authStore } from '../features/auth/auth-store';
+import { authStore } from '../stores/auth-store';
 import { LoginModal } from '../features/auth/components/login-modal';
 import { SignupModal } from '../features/auth/components/signup-modal';
 import { NotificationHistory } from '../features/notifications/components/notification-history';

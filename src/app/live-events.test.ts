@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { subscribe } from 'valtio';
 import WebSocket, { WebSocketServer } from 'ws';
 import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
-import { notificationsStore } from '../features/notifications/notifications-store';
+import { notificationsStore } from '../stores/notifications-store';
 import { pricesStore } from '../features/prices/prices-store';
 import { getRecentSignalList } from '../features/signals/api/get-recent-signal-list';
 import { signalSecondsLeft, signalsStore } from '../features/signals/signals-store';

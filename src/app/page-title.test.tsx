@@ -1,6 +1,6 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { authStore } from '../features/auth/auth-store';
+import { authStore } from '../stores/auth-store';
 import { setBitcoinInformation } from '../features/bitcoin/bitcoin-store';
 import { setOpenTrades } from '../features/trades/trades-store';
 import { pageTitle, trendArrow, usePageTitle } from './page-title';

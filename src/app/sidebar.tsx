@@ -1,7 +1,7 @@
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { authStore } from '../features/auth/auth-store';
+import { authStore } from '../stores/auth-store';
 import { LanguageToggle } from '../features/theme/components/language-toggle';
 import { ThemeToggle } from '../features/theme/components/theme-toggle';
 import { AuthDialog, isOverlayViewport, layoutStore, openAuthDialog, setSidebarOpen } from './layout-store';

@@ -1,8 +1,8 @@
 // The current user (SPEC.md §3 User): is_init is true at start and false once the user query succeeds or
 // fails. Login stores 'type token', then fetches the user and a websocket token (SPEC.md §4 "Logout", §7).
 import { proxy } from 'valtio';
-import type { CurrentUser, LoginBody, SignupBody } from '../../../contracts/auth';
-import { ApiError, clearStoredToken, getStoredToken, storeToken } from '../../lib/api-client';
+import type { CurrentUser, LoginBody, SignupBody } from '../../contracts/auth';
+import { ApiError, clearStoredToken, getStoredToken, storeToken } from '../lib/api-client';
 import { createWebsocketToken } from './api/create-websocket-token';
 import { getCurrentUser } from './api/get-current-user';
 import { login } from './api/login';

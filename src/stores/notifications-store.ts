@@ -5,8 +5,8 @@ import {
   NOTIFICATION_AUTO_CLOSE_MS,
   NOTIFICATION_ERROR_AUTO_CLOSE_MS,
   NOTIFICATION_LIST_MAX_COUNT,
-} from '../../config/constants';
-import { StorageKey } from '../../config/storage-keys';
+} from '../config/constants';
+import { StorageKey } from '../config/storage-keys';
 
 export const NotificationType = {
   INFORMATION: 'Information',

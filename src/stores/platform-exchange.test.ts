@@ -2,23 +2,23 @@
 // its openToken counted), the signing key is kept while the PIN is and dropped with it, and the requests go
 // straight to the exchange only where the platform allows browsers, else through our relay.
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { TradeSide } from '../../../contracts/preferences';
-import { openToken } from '../../../shared-core/trade-core';
-import { loadTradeCoreForTests } from '../../testing/load-trade-core';
-import { authStore, resetAuthStore } from '../auth/auth-store';
-import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';
-import { preferencesStore, resetPreferencesStore } from '../preferences/preferences-store';
+import { TradeSide } from '../../contracts/preferences';
+import { openToken } from '../../shared-core/trade-core';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
+import { authStore, resetAuthStore } from './auth-store';
+import { platformsStore, resetPlatformsStore } from './platforms-store';
+import { preferencesStore, resetPreferencesStore } from './preferences-store';
 import { resetPinCodeStore } from './pin-code-store';
 import { PlatformExchangeError, withPlatformExchange } from './platform-exchange';
 import { writeTokenEnvelope } from './token-storage';
 import { sealNewTradeToken } from './token-vault';
 import { removePinCode, resetTradeTokensStore, setPinCode } from './trade-tokens-store';
 
-vi.mock('../../../shared-core/trade-core', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../shared-core/trade-core')>();
+vi.mock('../../shared-core/trade-core', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared-core/trade-core')>();
   return { ...real, openToken: vi.fn(real.openToken) };
 });
-vi.mock('../balances/api/get-account-balance', () => ({ getAccountBalance: vi.fn() }));
+vi.mock('../features/balances/api/get-account-balance', () => ({ getAccountBalance: vi.fn() }));
 
 const PLATFORM = '11111111-1111-4111-8111-111111111111';
 const USER_KEY = 'e'.repeat(64);

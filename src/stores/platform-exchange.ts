@@ -6,18 +6,13 @@
 //
 // Where the requests go: straight to the exchange when the platform allows browsers, else through our
 // server's signed-request relay (docs/relay.md): Binance refuses browser origins.
-import type { Platform } from '../../../contracts/platforms';
-import { tradeTokenContent, type TradeTokenContent } from '../../../contracts/trade-tokens';
-import {
-  ExchangeClient,
-  RELAY_HEADER,
-  signerFor,
-  type SigningKey,
-} from '../../../shared-core/exchange-client';
-import { openToken } from '../../../shared-core/trade-core';
-import { API_PREFIX, createRelayFetch } from '../../lib/api-client';
-import { authStore } from '../auth/auth-store';
-import { platformsStore } from '../platforms/platforms-store';
+import type { Platform } from '../../contracts/platforms';
+import { tradeTokenContent, type TradeTokenContent } from '../../contracts/trade-tokens';
+import { ExchangeClient, RELAY_HEADER, signerFor, type SigningKey } from '../../shared-core/exchange-client';
+import { openToken } from '../../shared-core/trade-core';
+import { API_PREFIX, createRelayFetch } from '../lib/api-client';
+import { authStore } from './auth-store';
+import { platformsStore } from './platforms-store';
 import { getPinCode } from './pin-code-store';
 import { readTokenEnvelope } from './token-storage';
 

@@ -1,6 +1,6 @@
 // Platforms (SPEC.md §3): the exchanges a trader can connect, keyed by platform_uuid.
 import { proxy } from 'valtio';
-import type { Platform, PlatformDict } from '../../../contracts/platforms';
+import type { Platform, PlatformDict } from '../../contracts/platforms';
 import { getAvailablePlatforms } from './api/get-available-platforms';
 
 interface PlatformsState {

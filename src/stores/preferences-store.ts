@@ -1,8 +1,8 @@
 // Global trade preferences and per-platform preferences (SPEC.md §3). trade_in_server_side decides whether
 // trade tokens and balances work in client mode (0) or server mode (1).
 import { proxy } from 'valtio';
-import { TradeSide, type PlatformPreferences, type TradePreferences } from '../../../contracts/preferences';
-import { addNotification, NotificationType } from '../notifications/notifications-store';
+import { TradeSide, type PlatformPreferences, type TradePreferences } from '../../contracts/preferences';
+import { addNotification, NotificationType } from './notifications-store';
 import { getPlatformPreferences } from './api/get-platform-preferences';
 import { getTradePreferences } from './api/get-trade-preferences';
 import { setPlatformPreferences } from './api/set-platform-preferences';

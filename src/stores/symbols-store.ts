@@ -1,6 +1,6 @@
 // Symbols (SPEC.md §3), keyed by symbol_uuid: names and the quantity / price precisions.
 import { proxy } from 'valtio';
-import type { SymbolDict } from '../../../contracts/symbols';
+import type { SymbolDict } from '../../contracts/symbols';
 import { getAvailableSymbols } from './api/get-available-symbols';
 
 interface SymbolsState {

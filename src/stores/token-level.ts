@@ -4,7 +4,7 @@ import {
   TradeTokenMessage,
   type TradeTokenContent,
   type TradeTokenRecord,
-} from '../../../contracts/trade-tokens';
+} from '../../contracts/trade-tokens';
 
 export { TradeTokenLevel };
 

@@ -1,6 +1,6 @@
 // Client-mode trade token envelopes in local storage, one item per platform_uuid (SPEC.md §3). The item holds
 // only the trade-core envelope text, never the plaintext key or secret.
-import { tradeTokenStorageKey } from '../../config/storage-keys';
+import { tradeTokenStorageKey } from '../config/storage-keys';
 
 export function readTokenEnvelope(platformUuid: string): string | null {
   return localStorage.getItem(tradeTokenStorageKey(platformUuid));

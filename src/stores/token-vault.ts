@@ -1,8 +1,8 @@
 // The trade token vault as this feature uses it: trade-core's envelope (DESIGN.md "Token vault"), keyed by the
 // PIN, the platform_uuid and the user's user_trade_token_key. Opening one is platform-exchange.ts's job (it
 // keeps the signing key while the PIN is known); plaintext credentials are never put into a store.
-import { TradeTokenMessage, type TradeTokenContent } from '../../../contracts/trade-tokens';
-import { rekeyToken, sealToken } from '../../../shared-core/trade-core';
+import { TradeTokenMessage, type TradeTokenContent } from '../../contracts/trade-tokens';
+import { rekeyToken, sealToken } from '../../shared-core/trade-core';
 
 export interface VaultKey {
   pinCode: string;

@@ -1,14 +1,14 @@
 // Token level logic of SPEC.md §4 in both modes, PIN changes and revoke, with the real trade-core vault (pkg/
 // loaded into jsdom); the API calls and the exchange call are mocked.
 import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { loadTradeCoreForTests } from '../../testing/load-trade-core';
-import { TradeSide } from '../../../contracts/preferences';
-import { TradeTokenMessage } from '../../../contracts/trade-tokens';
-import { openToken } from '../../../shared-core/trade-core';
-import { authStore, resetAuthStore } from '../auth/auth-store';
-import { balancesStore, resetBalancesStore } from '../balances/balances-store';
-import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';
-import { preferencesStore, resetPreferencesStore } from '../preferences/preferences-store';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
+import { TradeSide } from '../../contracts/preferences';
+import { TradeTokenMessage } from '../../contracts/trade-tokens';
+import { openToken } from '../../shared-core/trade-core';
+import { authStore, resetAuthStore } from './auth-store';
+import { balancesStore, resetBalancesStore } from '../features/balances/balances-store';
+import { platformsStore, resetPlatformsStore } from './platforms-store';
+import { preferencesStore, resetPreferencesStore } from './preferences-store';
 import { pinCodeStore, resetPinCodeStore } from './pin-code-store';
 import { TradeTokenLevel } from './token-level';
 import {
@@ -21,7 +21,7 @@ import {
   setPinCode,
   tradeTokensStore,
 } from './trade-tokens-store';
-import { ExchangeClient } from '../../../shared-core/exchange-client';
+import { ExchangeClient } from '../../shared-core/exchange-client';
 
 const api = vi.hoisted(() => ({
   getTradeToken: vi.fn(),
@@ -33,7 +33,7 @@ const api = vi.hoisted(() => ({
 vi.mock('./api/get-trade-token', () => ({ getTradeToken: api.getTradeToken }));
 vi.mock('./api/create-trade-token', () => ({ createTradeToken: api.createTradeToken }));
 vi.mock('./api/revoke-trade-token', () => ({ revokeTradeToken: api.revokeTradeToken }));
-vi.mock('../balances/api/get-account-balance', () => ({ getAccountBalance: api.getAccountBalance }));
+vi.mock('../features/balances/api/get-account-balance', () => ({ getAccountBalance: api.getAccountBalance }));
 
 const PLATFORM = '11111111-1111-4111-8111-111111111111';
 const USER_KEY = 'a'.repeat(64);
@@ -179,7 +179,7 @@ describe('client mode', () => {
     await vi.waitFor(() => expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toBeDefined());
     api.getAccount.mockRejectedValueOnce(new Error('getAccount: Margin is insufficient'));
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { loadPlatformBalance } = await import('../balances/balances-store');
+    const { loadPlatformBalance } = await import('../features/balances/balances-store');
     await loadPlatformBalance(PLATFORM);
     expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toBeUndefined();
   });

@@ -1,11 +1,11 @@
 // Trade tokens per platform and their level (SPEC.md §3, §4). trade_in_server_side picks the mode: client mode
 // keeps a trade-core envelope in local storage under the platform_uuid; server mode goes through the API.
 import { proxy } from 'valtio';
-import { TradeSide } from '../../../contracts/preferences';
-import { PIN_CODE_LENGTH } from '../../config/constants';
-import { authStore } from '../auth/auth-store';
-import { loadPlatformBalance, removePlatformBalance } from '../balances/balances-store';
-import { tradeSide } from '../preferences/preferences-store';
+import { TradeSide } from '../../contracts/preferences';
+import { PIN_CODE_LENGTH } from '../config/constants';
+import { authStore } from './auth-store';
+import { loadPlatformBalance, removePlatformBalance } from '../features/balances/balances-store';
+import { tradeSide } from './preferences-store';
 import { createPaperAccount } from './api/create-paper-account';
 import { createTradeToken } from './api/create-trade-token';
 import { getEgressIp } from './api/get-egress-ip';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { authStore } from '../../features/auth/auth-store';
+import { authStore } from '../../stores/auth-store';
 import { SignalsPanel } from '../../features/signals/components/signals-panel';
 import { AuthDialog, openAuthDialog } from '../layout-store';
 

@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { authStore } from '../../features/auth/auth-store';
+import { authStore } from '../../stores/auth-store';
 import { resetAllStores } from '../reset-all-stores';
 import { initTestI18n } from '../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../testing/load-trade-core';

@@ -5,12 +5,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { ETH_UUID, PLATFORM_UUID } from '../../testing/live-fixtures';
 import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { checkPositions } from '../../../shared-core/trade-flow';
-import { authStore, resetAuthStore } from '../auth/auth-store';
-import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';
-import { resetPreferencesStore } from '../preferences/preferences-store';
-import { putPinCode, resetPinCodeStore } from '../trade-tokens/pin-code-store';
-import { writeTokenEnvelope } from '../trade-tokens/token-storage';
-import { sealNewTradeToken } from '../trade-tokens/token-vault';
+import { authStore, resetAuthStore } from '../../stores/auth-store';
+import { platformsStore, resetPlatformsStore } from '../../stores/platforms-store';
+import { resetPreferencesStore } from '../../stores/preferences-store';
+import { putPinCode, resetPinCodeStore } from '../../stores/pin-code-store';
+import { writeTokenEnvelope } from '../../stores/token-storage';
+import { sealNewTradeToken } from '../../stores/token-vault';
 import { closeClientTrade } from '../trades/api/close-client-trade';
 import { makeTrade } from '../trades/testing/trade-fixtures';
 import { resetTradesStore, setOpenTrades, tradesStore } from '../trades/trades-store';

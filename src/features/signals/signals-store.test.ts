@@ -3,7 +3,7 @@ import { byUuid, makeSignal } from '../../testing/live-fixtures';
 import { getRecentSignalList } from './api/get-recent-signal-list';
 import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { SIGNAL_COUNTDOWN_S } from '../../config/constants';
-import { TradeTokenLevel } from '../trade-tokens/token-level';
+import { TradeTokenLevel } from '../../stores/token-level';
 import {
   expireSignals,
   loadRecentSignals,

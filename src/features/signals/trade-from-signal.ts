@@ -1,7 +1,7 @@
 // The trade button and the auto-open timer of a signal card both come here (SPEC.md §4 "Signal card").
 import type { Signal } from '../../../contracts';
 import { compareDecimals, mulDecimals } from '../../../shared-core/trade-core';
-import { TradeTokenLevel } from '../trade-tokens/token-level';
+import { TradeTokenLevel } from '../../stores/token-level';
 import { openTradeFromSignal } from '../trades/trades-actions';
 import { setSignalProcessing, signalsStore } from './signals-store';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { SIGNAL_TICK_MS } from '../../config/constants';
-import { preferencesStore } from '../preferences/preferences-store';
-import { tradeTokensStore } from '../trade-tokens/trade-tokens-store';
+import { preferencesStore } from '../../stores/preferences-store';
+import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { expireSignals, signalsStore } from './signals-store';
 import { isAutoOpenDue, tradeFromSignal } from './trade-from-signal';
 

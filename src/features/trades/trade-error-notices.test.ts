@@ -5,7 +5,7 @@ import {
   NotificationType,
   notificationsStore,
   resetNotificationsStore,
-} from '../notifications/notifications-store';
+} from '../../stores/notifications-store';
 import { makeTrade } from './testing/trade-fixtures';
 import { announceTradeErrors, markTradeErrorAnnounced, resetTradeErrorNotices } from './trade-error-notices';
 

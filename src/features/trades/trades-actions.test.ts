@@ -13,17 +13,17 @@ import {
   ExchangeFailure,
 } from '../../../shared-core/exchange-client';
 import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../../shared-core/trade-flow';
-import { authStore, resetAuthStore } from '../auth/auth-store';
-import { notificationsStore, resetNotificationsStore } from '../notifications/notifications-store';
-import { platformsStore, resetPlatformsStore } from '../platforms/platforms-store';
-import { preferencesStore, resetPreferencesStore } from '../preferences/preferences-store';
+import { authStore, resetAuthStore } from '../../stores/auth-store';
+import { notificationsStore, resetNotificationsStore } from '../../stores/notifications-store';
+import { platformsStore, resetPlatformsStore } from '../../stores/platforms-store';
+import { preferencesStore, resetPreferencesStore } from '../../stores/preferences-store';
 import { pushSignals, resetSignalsStore, signalsStore } from '../signals/signals-store';
-import { resetSymbolsStore, symbolsStore } from '../symbols/symbols-store';
-import { putPinCode, resetPinCodeStore } from '../trade-tokens/pin-code-store';
-import { TradeTokenLevel } from '../trade-tokens/token-level';
-import { writeTokenEnvelope } from '../trade-tokens/token-storage';
-import { sealNewTradeToken } from '../trade-tokens/token-vault';
-import { resetTradeTokensStore, tradeTokensStore } from '../trade-tokens/trade-tokens-store';
+import { resetSymbolsStore, symbolsStore } from '../../stores/symbols-store';
+import { putPinCode, resetPinCodeStore } from '../../stores/pin-code-store';
+import { TradeTokenLevel } from '../../stores/token-level';
+import { writeTokenEnvelope } from '../../stores/token-storage';
+import { sealNewTradeToken } from '../../stores/token-vault';
+import { resetTradeTokensStore, tradeTokensStore } from '../../stores/trade-tokens-store';
 import { readClientOpens } from './client-open-journal';
 import { makeTrade } from './testing/trade-fixtures';
 import { closeTrade, openTradeFromSignal, resetTradeStatus } from './trades-actions';
@@ -47,7 +47,7 @@ vi.mock('./api/close-client-trade', () => ({ closeClientTrade: api.closeClientTr
 vi.mock('./api/close-server-trade', () => ({ closeServerTrade: api.closeServerTrade }));
 vi.mock('./api/update-trade-status', () => ({ updateTradeStatus: api.updateTradeStatus }));
 vi.mock('./api/get-open-trades', () => ({ getOpenTrades: api.getOpenTrades }));
-vi.mock('../preferences/api/get-platform-preferences', () => ({
+vi.mock('../../stores/api/get-platform-preferences', () => ({
   getPlatformPreferences: api.getPlatformPreferences,
 }));
 vi.mock('../../../shared-core/trade-flow', async (importOriginal) => ({

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { CLOSING_STATUS_OF_UI_STATUS } from '../../../contracts';
 import { TRADE_STATUS_TICK_MS } from '../../config/constants';
-import { preferencesStore } from '../preferences/preferences-store';
+import { preferencesStore } from '../../stores/preferences-store';
 import { uiStatusPlan, uiStatusSecondsLeft, UiStatusAction } from './trade-ui-status';
 import { closeTrade, resetTradeStatus } from './trades-actions';
 import { tradesStore } from './trades-store';

@@ -1,5 +1,5 @@
-import { createPaperAccountAnswer } from '../../../../contracts/paper';
-import { apiPost } from '../../../lib/api-client';
+import { createPaperAccountAnswer } from '../../../contracts/paper';
+import { apiPost } from '../../lib/api-client';
 
 /** POST /api/paper_exchange/create_account/ → a funded paper-exchange account's {api_key, api_secret}. */
 export async function createPaperAccount() {

@@ -1,5 +1,5 @@
-import { websocketTokenAnswer } from '../../../../contracts/auth';
-import { apiGet } from '../../../lib/api-client';
+import { websocketTokenAnswer } from '../../../contracts/auth';
+import { apiGet } from '../../lib/api-client';
 
 /** GET /api/auth/create_websocket_token/ → a token for /api/ws_core/{token} (SPEC.md §7). */
 export async function createWebsocketToken() {

@@ -1,5 +1,5 @@
-import { getAvailablePlatformsDictAnswer } from '../../../../contracts/platforms';
-import { apiGet } from '../../../lib/api-client';
+import { getAvailablePlatformsDictAnswer } from '../../../contracts/platforms';
+import { apiGet } from '../../lib/api-client';
 
 /** GET /api/platform/get_available_platforms_dict/ → result.platform_dict (SPEC.md §7). */
 export async function getAvailablePlatforms() {

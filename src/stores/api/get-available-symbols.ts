@@ -1,5 +1,5 @@
-import { getAvailableSymbolsDictAnswer } from '../../../../contracts/symbols';
-import { apiGet } from '../../../lib/api-client';
+import { getAvailableSymbolsDictAnswer } from '../../../contracts/symbols';
+import { apiGet } from '../../lib/api-client';
 
 /** GET /api/symbol/get_available_symbols_dict/ → result.symbol_dict (SPEC.md §7). */
 export async function getAvailableSymbols() {

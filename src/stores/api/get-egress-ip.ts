@@ -1,5 +1,5 @@
-import { egressIpAnswer } from '../../../../contracts/relay';
-import { apiGet } from '../../../lib/api-client';
+import { egressIpAnswer } from '../../../contracts/relay';
+import { apiGet } from '../../lib/api-client';
 
 /** GET /api/exchange_relay/egress_ip/{platform_uuid}/ → the address the platform's exchange sees (docs/relay.md). */
 export async function getEgressIp(platformUuid: string): Promise<string | null> {

@@ -1,5 +1,5 @@
-import { tradePreferencesAnswer } from '../../../../contracts/preferences';
-import { apiGet } from '../../../lib/api-client';
+import { tradePreferencesAnswer } from '../../../contracts/preferences';
+import { apiGet } from '../../lib/api-client';
 
 /** GET /api/trade_preferences/get_preferences/ → the four global preferences (SPEC.md §7). */
 export async function getTradePreferences() {

@@ -1,5 +1,5 @@
-import { tradeTokenAnswer, type GetTradeTokenBody } from '../../../../contracts/trade-tokens';
-import { apiPost } from '../../../lib/api-client';
+import { tradeTokenAnswer, type GetTradeTokenBody } from '../../../contracts/trade-tokens';
+import { apiPost } from '../../lib/api-client';
 
 /** POST /api/trade_token/get_trade_token/ → the token record (server mode, SPEC.md §7). */
 export async function getTradeToken(body: GetTradeTokenBody) {

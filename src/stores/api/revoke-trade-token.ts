@@ -1,5 +1,5 @@
-import { revokeTradeTokenAnswer, type RevokeTradeTokenBody } from '../../../../contracts/trade-tokens';
-import { apiPost } from '../../../lib/api-client';
+import { revokeTradeTokenAnswer, type RevokeTradeTokenBody } from '../../../contracts/trade-tokens';
+import { apiPost } from '../../lib/api-client';
 
 /** POST /api/trade_token/revoke_trade_token/ (server mode, SPEC.md §7). */
 export async function revokeTradeToken(body: RevokeTradeTokenBody) {

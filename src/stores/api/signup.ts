@@ -1,5 +1,5 @@
-import { signupAnswer, type SignupBody } from '../../../../contracts/auth';
-import { apiPost } from '../../../lib/api-client';
+import { signupAnswer, type SignupBody } from '../../../contracts/auth';
+import { apiPost } from '../../lib/api-client';
 
 /** POST /api/user/ (SPEC.md §7 signup). */
 export async function signup(body: SignupBody) {

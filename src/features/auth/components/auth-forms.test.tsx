@@ -10,7 +10,7 @@ import { SignupModal } from './signup-modal';
 
 const loginUser = vi.fn();
 const signupUser = vi.fn();
-vi.mock('../auth-store', () => ({
+vi.mock('../../../stores/auth-store', () => ({
   loginUser: (...args: unknown[]) => loginUser(...args),
   signupUser: (...args: unknown[]) => signupUser(...args),
 }));

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { authStore } from '../auth-store';
+import { authStore } from '../../../stores/auth-store';
 import './auth.css';
 
 /** /profile: nickname and email; on error a red 'Error' with the error text (SPEC.md §2 "Profile card"). */

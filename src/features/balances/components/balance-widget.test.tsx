@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { initTestI18n } from '../../../testing/i18n-test';
-import { authStore, resetAuthStore } from '../../auth/auth-store';
-import { platformsStore, resetPlatformsStore } from '../../platforms/platforms-store';
+import { authStore, resetAuthStore } from '../../../stores/auth-store';
+import { platformsStore, resetPlatformsStore } from '../../../stores/platforms-store';
 import { balancesStore, resetBalancesStore } from '../balances-store';
 import { BalanceWidget } from './balance-widget';
 

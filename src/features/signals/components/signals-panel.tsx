@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { preferencesStore } from '../../preferences/preferences-store';
+import { preferencesStore } from '../../../stores/preferences-store';
 import { signalSecondsLeft, signalsStore } from '../signals-store';
 import { useSecondClock } from '../use-signal-timers';
 import { SignalCard } from './signal-card';

@@ -6,9 +6,9 @@ import { byUuid, makeSignal, NEURON_UUID, PLATFORM_UUID } from '../../../testing
 import { initTestI18n } from '../../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { SIGNAL_INFO_HIDE_DELAY_MS } from '../../../config/constants';
-import { preferencesStore, resetPreferencesStore } from '../../preferences/preferences-store';
-import { TradeTokenLevel } from '../../trade-tokens/token-level';
-import { resetTradeTokensStore, tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { preferencesStore, resetPreferencesStore } from '../../../stores/preferences-store';
+import { TradeTokenLevel } from '../../../stores/token-level';
+import { resetTradeTokensStore, tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { openTradeFromSignal } from '../../trades/trades-actions';
 import { resetSignalInfoStore } from '../signal-info-store';
 import { pushSignals, removeSignal, resetSignalsStore, signalsStore } from '../signals-store';

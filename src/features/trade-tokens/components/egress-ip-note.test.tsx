@@ -3,11 +3,11 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Platform } from '../../../../contracts/platforms';
 import { initTestI18n } from '../../../testing/i18n-test';
-import { getEgressIp } from '../api/get-egress-ip';
-import { resetTradeTokensStore } from '../trade-tokens-store';
+import { getEgressIp } from '../../../stores/api/get-egress-ip';
+import { resetTradeTokensStore } from '../../../stores/trade-tokens-store';
 import { EgressIpNote } from './egress-ip-note';
 
-vi.mock('../api/get-egress-ip', () => ({ getEgressIp: vi.fn() }));
+vi.mock('../../../stores/api/get-egress-ip', () => ({ getEgressIp: vi.fn() }));
 
 const platform: Platform = {
   platform_uuid: '64a83a9d-c1ba-4000-a482-bb0c4d55af1c',

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { PIN_CODE_LENGTH } from '../../../config/constants';
 import { translateError } from '../../../lib/i18n';
-import { addNotification, NotificationType } from '../../notifications/notifications-store';
-import { pinCodeStore } from '../pin-code-store';
-import { removePinCode, setPinCode, TradeTokenError } from '../trade-tokens-store';
+import { addNotification, NotificationType } from '../../../stores/notifications-store';
+import { pinCodeStore } from '../../../stores/pin-code-store';
+import { removePinCode, setPinCode, TradeTokenError } from '../../../stores/trade-tokens-store';
 
 /**
  * PIN panel of SPEC.md §2: 'Enter PIN Code' without a PIN; with one, the PIN as stars with 'Change PIN Code'

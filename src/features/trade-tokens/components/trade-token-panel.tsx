@@ -5,15 +5,15 @@ import { TradeTokenMessage } from '../../../../contracts/trade-tokens';
 import type { Platform } from '../../../../contracts/platforms';
 import { PAPER_PLATFORM_NAME } from '../../../config/constants';
 import { formatDateTime, translateError } from '../../../lib/i18n';
-import { addNotification, NotificationType } from '../../notifications/notifications-store';
-import { pinCodeStore } from '../pin-code-store';
+import { addNotification, NotificationType } from '../../../stores/notifications-store';
+import { pinCodeStore } from '../../../stores/pin-code-store';
 import {
   addTradeToken,
   createPaperAccountCredentials,
   revokePlatformTradeToken,
   TradeTokenError,
   tradeTokensStore,
-} from '../trade-tokens-store';
+} from '../../../stores/trade-tokens-store';
 
 /** SPEC.md §4 messages a token can carry → translation keys. */
 const MESSAGE_KEY: Readonly<Record<string, string>> = {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { CLOSING_STATUS_OF_UI_STATUS, TradeUiStatus } from '../../../../contracts';
 import { statusBadgeLook } from '../../../components/ui/status-badge';
-import { preferencesStore } from '../../preferences/preferences-store';
+import { preferencesStore } from '../../../stores/preferences-store';
 import { UiStatusAction, uiStatusElapsedS, uiStatusPlan, uiStatusSecondsLeft } from '../trade-ui-status';
 import { resetTradeStatus } from '../trades-actions';
 import { useSecondTick } from '../use-second-tick';
