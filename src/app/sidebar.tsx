@@ -6,7 +6,7 @@ import { LanguageToggle } from '../features/theme/components/language-toggle';
 import { ThemeToggle } from '../features/theme/components/theme-toggle';
 import { AuthDialog, isOverlayViewport, layoutStore, openAuthDialog, setSidebarOpen } from './layout-store';
 import { logoutAndReset } from './logout';
-import { NAV_ITEMS } from './routes';
+import { NAV_ITEMS } from './nav-items';
 
 /**
  * Sidebar of SPEC.md §2: logged in, the profile block and the links; logged out, Log In and Sign Up; at the

@@ -8,4 +8,5 @@ export { Palette } from './palette';
 export { PlatformChip, readableTextColour } from './platform-chip';
 export { StatusBadge } from './status-badge';
 export { Stepper, clampValue, stepValue } from './stepper';
+export { signTone, TradeDirection } from './trade-direction';
 export { TrendLabel, trendLabel, trendPalette } from './trend';

@@ -1,21 +1,21 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import type { Platform } from '../../../../contracts/platforms';
-import { TradeSide } from '../../../../contracts/preferences';
-import { Loader, PlatformChip } from '../../../components/ui';
-import { loadPlatforms, platformsStore, sortedPlatforms } from '../../../stores/platforms-store';
-import { EgressIpNote } from '../../trade-tokens/components/egress-ip-note';
-import { PinCodePanel } from '../../trade-tokens/components/pin-code-panel';
-import { TradeTokenPanel } from '../../trade-tokens/components/trade-token-panel';
-import { TradeTokenStatusChip } from '../../trade-tokens/components/trade-token-status-chip';
-import { RepairTradesBox } from '../../trades/components/repair-trades-box';
-import { TradeTokenLevel } from '../../../stores/token-level';
-import { tradeTokensStore } from '../../../stores/trade-tokens-store';
-import { preferencesStore } from '../../../stores/preferences-store';
-import { GlobalPreferencesPanel } from './global-preferences-panel';
-import { PlatformPreferencesPanel } from './platform-preferences-panel';
-import './preferences.css';
+import type { Platform } from '../../../contracts/platforms';
+import { TradeSide } from '../../../contracts/preferences';
+import { Loader, PlatformChip } from '../../components/ui';
+import { loadPlatforms, platformsStore, sortedPlatforms } from '../../stores/platforms-store';
+import { EgressIpNote } from '../../features/trade-tokens/components/egress-ip-note';
+import { PinCodePanel } from '../../features/trade-tokens/components/pin-code-panel';
+import { TradeTokenPanel } from '../../features/trade-tokens/components/trade-token-panel';
+import { TradeTokenStatusChip } from '../../features/trade-tokens/components/trade-token-status-chip';
+import { RepairTradesBox } from '../../features/trades/components/repair-trades-box';
+import { TradeTokenLevel } from '../../stores/token-level';
+import { tradeTokensStore } from '../../stores/trade-tokens-store';
+import { preferencesStore } from '../../stores/preferences-store';
+import { GlobalPreferencesPanel } from '../../features/preferences/components/global-preferences-panel';
+import { PlatformPreferencesPanel } from '../../features/preferences/components/platform-preferences-panel';
+import '../../features/preferences/components/preferences.css';
 
 function PlatformCard({ platform }: { platform: Platform }) {
   const { t } = useTranslation();

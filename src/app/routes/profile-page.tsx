@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { authStore } from '../../../stores/auth-store';
-import './auth.css';
+import { authStore } from '../../stores/auth-store';
+import '../../features/auth/components/auth.css';
 
 /** /profile: nickname and email; on error a red 'Error' with the error text (SPEC.md §2 "Profile card"). */
 export function ProfilePage() {

@@ -1,14 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { initTestI18n } from '../../../testing/i18n-test';
-import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
-import { makeTrade } from '../../trades/testing/trade-fixtures';
-import { getTradesHistory } from '../api/get-trades-history';
-import { dayRange, resetHistoryStore } from '../history-store';
+import { initTestI18n } from '../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
+import { makeTrade } from '../../features/trades/testing/trade-fixtures';
+import { getTradesHistory } from '../../features/history/api/get-trades-history';
+import { dayRange, resetHistoryStore } from '../../features/history/history-store';
 import { durationMinutes, HistoryPage } from './history-page';
 
-vi.mock('../api/get-trades-history', () => ({ getTradesHistory: vi.fn() }));
+vi.mock('../../features/history/api/get-trades-history', () => ({ getTradesHistory: vi.fn() }));
 
 const NOW = new Date(2026, 10, 22, 9, 30);
 const CLOSED = {

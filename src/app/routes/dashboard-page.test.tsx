@@ -1,29 +1,33 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { StatisticTradeItem, StatisticTradePoint } from '../../../../contracts';
-import { initTestI18n } from '../../../testing/i18n-test';
-import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
-import { getStatisticTradeByDay } from '../api/get-statistic-trade-by-day';
-import { getStatisticTradeByMonth } from '../api/get-statistic-trade-by-month';
-import { STATISTICS_REFRESH_MS } from '../statistics-format';
-import { resetStatisticsStore } from '../statistics-store';
+import type { StatisticTradeItem, StatisticTradePoint } from '../../../contracts';
+import { initTestI18n } from '../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
+import { getStatisticTradeByDay } from '../../features/statistics/api/get-statistic-trade-by-day';
+import { getStatisticTradeByMonth } from '../../features/statistics/api/get-statistic-trade-by-month';
+import { STATISTICS_REFRESH_MS } from '../../features/statistics/statistics-format';
+import { resetStatisticsStore } from '../../features/statistics/statistics-store';
 import { DashboardPage, NowSection } from './dashboard-page';
 
-vi.mock('../api/get-statistic-trade-by-day', () => ({ getStatisticTradeByDay: vi.fn() }));
-vi.mock('../api/get-statistic-trade-by-month', () => ({ getStatisticTradeByMonth: vi.fn() }));
+vi.mock('../../features/statistics/api/get-statistic-trade-by-day', () => ({
+  getStatisticTradeByDay: vi.fn(),
+}));
+vi.mock('../../features/statistics/api/get-statistic-trade-by-month', () => ({
+  getStatisticTradeByMonth: vi.fn(),
+}));
 // The nivo charts draw nothing in jsdom (no layout): stand-ins show what they were given.
-vi.mock('./last-day-chart', () => ({
+vi.mock('../../features/statistics/components/last-day-chart', () => ({
   LastDayChart: ({ points }: { points: StatisticTradePoint[] }) => (
     <div data-testid="last-day-chart">{points.length} points</div>
   ),
 }));
-vi.mock('./last-month-chart', () => ({
+vi.mock('../../features/statistics/components/last-month-chart', () => ({
   LastMonthChart: ({ items }: { items: StatisticTradeItem[] }) => (
     <div data-testid="last-month-chart">{items.length} days</div>
   ),
 }));
-vi.mock('./trade-doughnuts', () => ({
+vi.mock('../../features/statistics/components/trade-doughnuts', () => ({
   TradeDoughnuts: ({ testId, figures }: { testId: string; figures: { roe_sell: number } }) => (
     <div data-testid={testId}>doughnuts, sell ROE {figures.roe_sell}</div>
   ),

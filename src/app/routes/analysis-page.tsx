@@ -1,10 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot, type Snapshot } from 'valtio';
-import { ANALYSIS_MAX_RANGE_DAYS, type AnalysisResult, type LagMaxCorrelation } from '../../../../contracts';
-import { Loader } from '../../../components/ui';
-import { formatFixed } from '../../../lib/format';
-import { CORRELATION_DECIMALS, lagMinutes, signedLag } from '../analysis-format';
+import { ANALYSIS_MAX_RANGE_DAYS, type AnalysisResult, type LagMaxCorrelation } from '../../../contracts';
+import { Loader } from '../../components/ui';
+import { formatFixed } from '../../lib/format';
+import { CORRELATION_DECIMALS, lagMinutes, signedLag } from '../../features/analysis/analysis-format';
 import {
   analysisRangeProblem,
   analysisStore,
@@ -14,14 +14,16 @@ import {
   shiftEndDay,
   shiftStartDay,
   type AnalysisRangeProblem,
-} from '../analysis-store';
-import { DayPicker } from './day-picker';
-import { useAnalysisQuery } from './use-analysis-query';
-import './analysis.css';
+} from '../../features/analysis/analysis-store';
+import { DayPicker } from '../../features/analysis/components/day-picker';
+import { useAnalysisQuery } from '../../features/analysis/components/use-analysis-query';
+import '../../features/analysis/components/analysis.css';
 
 // The chart draws with nivo: loaded when there is something to draw, never in the initial bundle.
 const CorrelationChart = lazy(() =>
-  import('./correlation-chart').then((module) => ({ default: module.CorrelationChart })),
+  import('../../features/analysis/components/correlation-chart').then((module) => ({
+    default: module.CorrelationChart,
+  })),
 );
 
 const PROBLEM_KEYS: Record<AnalysisRangeProblem, string> = {

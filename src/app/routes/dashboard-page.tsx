@@ -1,24 +1,30 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { Loader } from '../../../components/ui';
-import { formatTimeOfDay } from '../../../lib/i18n';
-import { itemFigures, pointFigures } from '../statistics-format';
-import { statisticsStore } from '../statistics-store';
-import { TradeSummary } from './trade-summary';
-import { useStatisticsRefresh } from './use-statistics-refresh';
-import './statistics.css';
+import { Loader } from '../../components/ui';
+import { formatTimeOfDay } from '../../lib/i18n';
+import { itemFigures, pointFigures } from '../../features/statistics/statistics-format';
+import { statisticsStore } from '../../features/statistics/statistics-store';
+import { TradeSummary } from '../../features/statistics/components/trade-summary';
+import { useStatisticsRefresh } from '../../features/statistics/components/use-statistics-refresh';
+import '../../features/statistics/components/statistics.css';
 
 // The charts draw with nivo (@nivo/line, @nivo/pie, @nivo/bar): each is loaded when there is something to
 // draw, never in the initial bundle.
 const LastDayChart = lazy(() =>
-  import('./last-day-chart').then((module) => ({ default: module.LastDayChart })),
+  import('../../features/statistics/components/last-day-chart').then((module) => ({
+    default: module.LastDayChart,
+  })),
 );
 const LastMonthChart = lazy(() =>
-  import('./last-month-chart').then((module) => ({ default: module.LastMonthChart })),
+  import('../../features/statistics/components/last-month-chart').then((module) => ({
+    default: module.LastMonthChart,
+  })),
 );
 const TradeDoughnuts = lazy(() =>
-  import('./trade-doughnuts').then((module) => ({ default: module.TradeDoughnuts })),
+  import('../../features/statistics/components/trade-doughnuts').then((module) => ({
+    default: module.TradeDoughnuts,
+  })),
 );
 
 function StatisticPanel({

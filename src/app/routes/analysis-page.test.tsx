@@ -1,15 +1,19 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { AnalysisResult } from '../../../../contracts';
-import { initTestI18n } from '../../../testing/i18n-test';
-import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
-import { ANALYSIS_DEBOUNCE_MS, EMPTY_ANALYSIS_RESULT, resetAnalysisStore } from '../analysis-store';
-import { getAnalysis } from '../api/get-analysis';
+import type { AnalysisResult } from '../../../contracts';
+import { initTestI18n } from '../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
+import {
+  ANALYSIS_DEBOUNCE_MS,
+  EMPTY_ANALYSIS_RESULT,
+  resetAnalysisStore,
+} from '../../features/analysis/analysis-store';
+import { getAnalysis } from '../../features/analysis/api/get-analysis';
 import { AnalysisPage } from './analysis-page';
 
-vi.mock('../api/get-analysis', () => ({ getAnalysis: vi.fn() }));
-vi.mock('./correlation-chart', () => ({
+vi.mock('../../features/analysis/api/get-analysis', () => ({ getAnalysis: vi.fn() }));
+vi.mock('../../features/analysis/components/correlation-chart', () => ({
   CorrelationChart: ({ points, label }: { points: { lag: number }[]; label: string }) => (
     <div data-testid="correlation-chart" aria-label={label}>
       {points.length} lags from {points[0]?.lag} to {points.at(-1)?.lag}

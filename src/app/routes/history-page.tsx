@@ -1,23 +1,21 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import type { Trade } from '../../../../contracts';
-import { Loader } from '../../../components/ui';
-import { StatusBadge } from '../../../components/ui/status-badge';
-import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
-import { formatFixed } from '../../../lib/format';
-import { formatDate, formatDateTime } from '../../../lib/i18n';
-import { compareDecimals } from '../../../../shared-core/trade-core';
-import { signTone, TradeDirection } from '../../trades/components/open-trades-table';
+import type { Trade } from '../../../contracts';
+import { Loader, signTone, TradeDirection } from '../../components/ui';
+import { StatusBadge } from '../../components/ui/status-badge';
+import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../config/constants';
+import { formatFixed } from '../../lib/format';
+import { formatDate, formatDateTime } from '../../lib/i18n';
+import { compareDecimals } from '../../../shared-core/trade-core';
 import {
   historyStore,
   loadTradeHistory,
   resetHistoryDayToToday,
   resetHistoryStore,
   shiftHistoryDay,
-} from '../history-store';
-import '../../trades/components/trades.css';
-import './history.css';
+} from '../../features/history/history-store';
+import '../../features/history/components/history.css';
 
 /** Whole minutes from open to close, rounded; undefined while the trade is open. */
 export function durationMinutes(trade: Pick<Trade, 'trade_create_timestamp' | 'trade_close_timestamp'>) {

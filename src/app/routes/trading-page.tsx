@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { SignalsPanel } from '../../signals/components/signals-panel';
-import { countOpenTrades, loadOpenTrades, tradesStore } from '../trades-store';
-import { OpenTradesTable } from './open-trades-table';
-import { TradeTrendModal } from './trade-trend-modal';
-import './trades.css';
+import { SignalsPanel } from '../../features/signals/components/signals-panel';
+import { countOpenTrades, loadOpenTrades, tradesStore } from '../../features/trades/trades-store';
+import { OpenTradesTable } from '../../features/trades/components/open-trades-table';
+import { TradeTrendModal } from '../../features/trades/components/trade-trend-modal';
+import '../../features/trades/components/trades.css';
 
 function OpenTradesCount() {
   const trades = useSnapshot(tradesStore);
