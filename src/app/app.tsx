@@ -14,6 +14,7 @@ import { AboutPage } from './routes/about-page';
 import { MainPage } from './routes/main-page';
 import { NotFoundPage } from './routes/not-found-page';
 import { ProtectedRoute } from './protected-route';
+import { removeCardsOfTradedSignals } from './signal-trading';
 
 // The dashboard and its nivo charts are lazy chunks, outside the initial bundle.
 const DashboardPage = lazy(() =>
@@ -90,6 +91,9 @@ export const ROUTES: RouteObject[] = [
     ],
   },
 ];
+
+// The rules across features that no page holds (app/signal-trading.ts).
+removeCardsOfTradedSignals();
 
 const router = createBrowserRouter(ROUTES);
 

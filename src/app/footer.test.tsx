@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { authStore } from '../stores/auth-store';
-import { makeTrade } from '../features/trades/testing/trade-fixtures';
+import { makeTrade } from '../testing/trade-fixtures';
 import { setOpenTrades } from '../features/trades/trades-store';
 import { Footer } from './footer';
 import { resetAllStores } from './reset-all-stores';

@@ -9,6 +9,7 @@ import { NotificationHistory } from '../features/notifications/components/notifi
 import { NotificationList } from '../features/notifications/components/notification-list';
 import { SignalTrendModal } from '../features/signals/components/signal-trend-modal';
 import { useSignalTimers } from '../features/signals/use-signal-timers';
+import { openTradeFromSignal } from './signal-trading';
 import { useApplyTheme } from '../features/theme/components/theme-toggle';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -46,7 +47,7 @@ export function Layout() {
   useLiveEvents();
   usePageTitle();
   const { is_init, user } = useSnapshot(authStore);
-  useSignalTimers(user !== undefined);
+  useSignalTimers(user !== undefined, openTradeFromSignal);
   const { auth_dialog, is_sidebar_open } = useSnapshot(layoutStore);
   return (
     <div className={is_sidebar_open ? 'app-shell has-sidebar' : 'app-shell'}>

@@ -9,7 +9,7 @@ import { pricesStore } from '../features/prices/prices-store';
 import { getRecentSignalList } from '../features/signals/api/get-recent-signal-list';
 import { signalSecondsLeft, signalsStore } from '../features/signals/signals-store';
 import { getOpenTrades } from '../features/trades/api/get-open-trades';
-import { makeCalculated, makeTrade } from '../features/trades/testing/trade-fixtures';
+import { makeCalculated, makeTrade } from '../testing/trade-fixtures';
 import { setOpenTrades, tradesStore } from '../features/trades/trades-store';
 import { TRADE_REFETCH_DELAY_MS } from '../config/constants';
 import { WsStatus, type WebSocketConstructor } from '../lib/ws-client';

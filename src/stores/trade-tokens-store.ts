@@ -1,10 +1,10 @@
 // Trade tokens per platform and their level (SPEC.md §3, §4). trade_in_server_side picks the mode: client mode
-// keeps a trade-core envelope in local storage under the platform_uuid; server mode goes through the API.
+// keeps a trade-core envelope in local storage under the platform_uuid; server mode goes through the API. The
+// balance that follows a PIN or a token is the app's rule (app/platform-keys.ts).
 import { proxy } from 'valtio';
 import { TradeSide } from '../../contracts/preferences';
 import { PIN_CODE_LENGTH } from '../config/constants';
 import { authStore } from './auth-store';
-import { loadPlatformBalance, removePlatformBalance } from '../features/balances/balances-store';
 import { tradeSide } from './preferences-store';
 import { createPaperAccount } from './api/create-paper-account';
 import { createTradeToken } from './api/create-trade-token';
@@ -120,18 +120,12 @@ export async function setPinCode(platformUuid: string, pinCode: string): Promise
   }
   putPinCode(platformUuid, pinCode);
   await loadTradeToken(platformUuid);
-  if (getTradeTokenLevel(platformUuid) === TradeTokenLevel.TRADE_AVAILABLE) {
-    void loadPlatformBalance(platformUuid);
-  } else {
-    removePlatformBalance(platformUuid);
-  }
 }
 
-/** Forgets the PIN; the platform's balance goes too (SPEC.md §4 "PIN"). */
+/** Forgets the PIN (SPEC.md §4 "PIN"). */
 export async function removePinCode(platformUuid: string): Promise<void> {
   deletePinCode(platformUuid);
   forgetExchangeKey(platformUuid);
-  removePlatformBalance(platformUuid);
   await loadTradeToken(platformUuid);
 }
 
@@ -155,12 +149,11 @@ export async function addTradeToken(platformUuid: string, apiKey: string, apiSec
     );
   }
   await loadTradeToken(platformUuid);
-  void loadPlatformBalance(platformUuid);
 }
 
 /**
  * Revokes a token (SPEC.md §4 "Revoke"): client mode removes the local item; server mode posts the revoke call.
- * Both then forget the token and the PIN, and the platform's balance is removed.
+ * Both then forget the token and the PIN.
  */
 export async function revokePlatformTradeToken(platformUuid: string): Promise<void> {
   if (tradeSide() === TradeSide.SERVER) {
@@ -171,7 +164,6 @@ export async function revokePlatformTradeToken(platformUuid: string): Promise<vo
   deletePinCode(platformUuid);
   forgetExchangeKey(platformUuid);
   setState(platformUuid, { level: TradeTokenLevel.NO_TRADE_TOKEN });
-  removePlatformBalance(platformUuid);
 }
 
 export function resetTradeTokensStore(): void {

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { initTestI18n } from '../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../testing/load-trade-core';
-import { makeTrade } from '../../features/trades/testing/trade-fixtures';
+import { makeTrade } from '../../testing/trade-fixtures';
 import { getTradesHistory } from '../../features/history/api/get-trades-history';
 import { dayRange, resetHistoryStore } from '../../features/history/history-store';
 import { durationMinutes, HistoryPage } from './history-page';

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { authStore } from '../../stores/auth-store';
 import { SignalsPanel } from '../../features/signals/components/signals-panel';
+import { openTradeFromSignal } from '../signal-trading';
 import { AuthDialog, openAuthDialog } from '../layout-store';
 
 const STEPS = ['signup', 'pin', 'token', 'trade'] as const;
@@ -49,7 +50,7 @@ export function MainPage() {
           </Link>
         </div>
       </section>
-      {user ? <SignalsPanel /> : null}
+      {user ? <SignalsPanel onTrade={openTradeFromSignal} /> : null}
       <ol className="steps">
         {STEPS.map((step, index) => (
           <li key={step} className="panel step">

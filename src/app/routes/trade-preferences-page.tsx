@@ -15,6 +15,7 @@ import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { preferencesStore } from '../../stores/preferences-store';
 import { GlobalPreferencesPanel } from '../../features/preferences/components/global-preferences-panel';
 import { PlatformPreferencesPanel } from '../../features/preferences/components/platform-preferences-panel';
+import { addToken, forgetPinCode, revokeToken, savePinCode } from '../platform-keys';
 import '../../features/preferences/components/preferences.css';
 
 function PlatformCard({ platform }: { platform: Platform }) {
@@ -35,11 +36,11 @@ function PlatformCard({ platform }: { platform: Platform }) {
         <PlatformPreferencesPanel platform={platform} />
         <div className="platform-section">
           <h3 className="section-title">{t('pin.title')}</h3>
-          <PinCodePanel platformUuid={platform.platform_uuid} />
+          <PinCodePanel platformUuid={platform.platform_uuid} onSave={savePinCode} onRemove={forgetPinCode} />
         </div>
         <div className="platform-section">
           <h3 className="section-title">{t('trade_token.title')}</h3>
-          <TradeTokenPanel platform={platform} />
+          <TradeTokenPanel platform={platform} onAdd={addToken} onRevoke={revokeToken} />
           <EgressIpNote platform={platform} relayed={relayed} />
         </div>
       </div>

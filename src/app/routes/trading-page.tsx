@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { SignalsPanel } from '../../features/signals/components/signals-panel';
+import { openTradeFromSignal } from '../signal-trading';
 import { countOpenTrades, loadOpenTrades, tradesStore } from '../../features/trades/trades-store';
 import { OpenTradesTable } from '../../features/trades/components/open-trades-table';
 import { TradeTrendModal } from '../../features/trades/components/trade-trend-modal';
@@ -25,7 +26,7 @@ export function TradingPage() {
   return (
     <div className="page">
       <h1 className="page-title">{t('nav.trading')}</h1>
-      <SignalsPanel />
+      <SignalsPanel onTrade={openTradeFromSignal} />
       <section className="panel open-trades-panel" aria-labelledby="open-trades-title">
         <div className="panel-header">
           <h2 id="open-trades-title" className="panel-title">

@@ -3,7 +3,7 @@ process.env.TZ = 'Europe/Kyiv';
 
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { loadTradeCoreForTests } from '../../testing/load-trade-core';
-import { makeTrade } from '../trades/testing/trade-fixtures';
+import { makeTrade } from '../../testing/trade-fixtures';
 import { getTradesHistory } from './api/get-trades-history';
 import {
   dayRange,

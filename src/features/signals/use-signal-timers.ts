@@ -3,14 +3,14 @@ import { SIGNAL_TICK_MS } from '../../config/constants';
 import { preferencesStore } from '../../stores/preferences-store';
 import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { expireSignals, signalsStore } from './signals-store';
-import { isAutoOpenDue, tradeFromSignal } from './trade-from-signal';
+import { isAutoOpenDue, tradeFromSignal, type OpenTradeFromSignal } from './trade-from-signal';
 
 /**
  * The signal cards' clock, run once for the session (in the layout) so cards expire and auto-open whichever
  * page is shown: every second, cards whose 99 s countdown reached 0 are removed and cards that have run
- * trade_auto_open_delay seconds are traded, each at most once (SPEC.md §4 "Signal card").
+ * trade_auto_open_delay seconds are traded with `openTrade`, each at most once (SPEC.md §4 "Signal card").
  */
-export function useSignalTimers(isActive: boolean): void {
+export function useSignalTimers(isActive: boolean, openTrade: OpenTradeFromSignal): void {
   const autoOpened = useRef(new Set<string>());
   useEffect(() => {
     if (!isActive) return;
@@ -31,7 +31,7 @@ export function useSignalTimers(isActive: boolean): void {
         });
         if (!due) continue;
         attempted.add(signalUuid);
-        void tradeFromSignal(signalUuid);
+        void tradeFromSignal(signalUuid, openTrade);
       }
       // Forget cards that are gone, so the set stays as small as the list.
       for (const signalUuid of attempted) {
@@ -40,7 +40,7 @@ export function useSignalTimers(isActive: boolean): void {
     };
     const timer = setInterval(tick, SIGNAL_TICK_MS);
     return () => clearInterval(timer);
-  }, [isActive]);
+  }, [isActive, openTrade]);
 }
 
 /** Epoch ms, redrawn every second while `isActive`: the cards' countdowns read it. */

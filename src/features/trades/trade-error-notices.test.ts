@@ -6,7 +6,7 @@ import {
   notificationsStore,
   resetNotificationsStore,
 } from '../../stores/notifications-store';
-import { makeTrade } from './testing/trade-fixtures';
+import { makeTrade } from '../../testing/trade-fixtures';
 import { announceTradeErrors, markTradeErrorAnnounced, resetTradeErrorNotices } from './trade-error-notices';
 
 beforeEach(() => {

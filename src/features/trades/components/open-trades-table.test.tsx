@@ -11,7 +11,7 @@ import { TradeTokenLevel } from '../../../stores/token-level';
 import { resetTradeTokensStore, tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { getOpenTrades } from '../api/get-open-trades';
 import { getTradeTrendByUuid } from '../api/get-trade-trend-by-uuid';
-import { makeCalculated, makeTrade } from '../testing/trade-fixtures';
+import { makeCalculated, makeTrade } from '../../../testing/trade-fixtures';
 import { closeTrade, resetTradeStatus } from '../trades-actions';
 import { applyTradeCalculated, loadOpenTrades, resetTradesStore, setOpenTrades } from '../trades-store';
 import { useTradeStatusTimers } from '../use-trade-status-timers';

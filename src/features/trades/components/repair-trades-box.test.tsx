@@ -15,7 +15,7 @@ import { sealNewTradeToken } from '../../../stores/token-vault';
 import { closeClientTrade } from '../api/close-client-trade';
 import { deleteTradeErrors } from '../api/delete-trade-errors';
 import { getOpenTrades } from '../api/get-open-trades';
-import { makeTrade } from '../testing/trade-fixtures';
+import { makeTrade } from '../../../testing/trade-fixtures';
 import { resetTradesStore, setOpenTrades, tradesStore } from '../trades-store';
 import { RepairTradesBox } from './repair-trades-box';
 

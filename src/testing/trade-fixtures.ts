@@ -1,6 +1,6 @@
 // Wire-shaped trades (contracts/trades.ts) for the SPA tests.
-import type { Trade, TradeCalculated } from '../../../../contracts';
-import { BTC_UUID, PLATFORM_UUID } from '../../../testing/live-fixtures';
+import type { Trade, TradeCalculated } from '../../contracts';
+import { BTC_UUID, PLATFORM_UUID } from './live-fixtures';
 
 let counter = 0;
 

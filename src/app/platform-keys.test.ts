@@ -1,27 +1,25 @@
-// Token level logic of SPEC.md §4 in both modes, PIN changes and revoke, with the real trade-core vault (pkg/
-// loaded into jsdom); the API calls and the exchange call are mocked.
+// Token level logic of SPEC.md §4 in both modes, PIN changes and revoke, and the balance that follows them
+// (app/platform-keys.ts), with the real trade-core vault (pkg/ loaded into jsdom); the API calls and the
+// exchange call are mocked.
 import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { loadTradeCoreForTests } from '../testing/load-trade-core';
 import { TradeSide } from '../../contracts/preferences';
 import { TradeTokenMessage } from '../../contracts/trade-tokens';
 import { openToken } from '../../shared-core/trade-core';
-import { authStore, resetAuthStore } from './auth-store';
+import { authStore, resetAuthStore } from '../stores/auth-store';
 import { balancesStore, resetBalancesStore } from '../features/balances/balances-store';
-import { platformsStore, resetPlatformsStore } from './platforms-store';
-import { preferencesStore, resetPreferencesStore } from './preferences-store';
-import { pinCodeStore, resetPinCodeStore } from './pin-code-store';
-import { TradeTokenLevel } from './token-level';
+import { platformsStore, resetPlatformsStore } from '../stores/platforms-store';
+import { preferencesStore, resetPreferencesStore } from '../stores/preferences-store';
+import { pinCodeStore, resetPinCodeStore } from '../stores/pin-code-store';
+import { TradeTokenLevel } from '../stores/token-level';
 import {
-  addTradeToken,
   getTradeTokenLevel,
   loadTradeToken,
-  removePinCode,
   resetTradeTokensStore,
-  revokePlatformTradeToken,
-  setPinCode,
   tradeTokensStore,
-} from './trade-tokens-store';
+} from '../stores/trade-tokens-store';
 import { ExchangeClient } from '../../shared-core/exchange-client';
+import { addToken, forgetPinCode, loadBalance, revokeToken, savePinCode } from './platform-keys';
 
 const api = vi.hoisted(() => ({
   getTradeToken: vi.fn(),
@@ -30,9 +28,9 @@ const api = vi.hoisted(() => ({
   getAccount: vi.fn(),
   getAccountBalance: vi.fn(),
 }));
-vi.mock('./api/get-trade-token', () => ({ getTradeToken: api.getTradeToken }));
-vi.mock('./api/create-trade-token', () => ({ createTradeToken: api.createTradeToken }));
-vi.mock('./api/revoke-trade-token', () => ({ revokeTradeToken: api.revokeTradeToken }));
+vi.mock('../stores/api/get-trade-token', () => ({ getTradeToken: api.getTradeToken }));
+vi.mock('../stores/api/create-trade-token', () => ({ createTradeToken: api.createTradeToken }));
+vi.mock('../stores/api/revoke-trade-token', () => ({ revokeTradeToken: api.revokeTradeToken }));
 vi.mock('../features/balances/api/get-account-balance', () => ({ getAccountBalance: api.getAccountBalance }));
 
 const PLATFORM = '11111111-1111-4111-8111-111111111111';
@@ -96,12 +94,12 @@ describe('client mode', () => {
   });
 
   test('adding a token needs a PIN', async () => {
-    await expect(addTradeToken(PLATFORM, 'key', 'secret')).rejects.toThrow('trade_token.set_pin_first');
+    await expect(addToken(PLATFORM, 'key', 'secret')).rejects.toThrow('trade_token.set_pin_first');
   });
 
   test('a created token is stored as an envelope under the platform_uuid and is TRADE_AVAILABLE', async () => {
-    await setPinCode(PLATFORM, '12345');
-    await addTradeToken(PLATFORM, 'my-api-key', 'my-api-secret');
+    await savePinCode(PLATFORM, '12345');
+    await addToken(PLATFORM, 'my-api-key', 'my-api-secret');
     const stored = localStorage.getItem(PLATFORM);
     expect(stored).toMatch(/^v1\$argon2id\$/);
     expect(stored).not.toContain('my-api-key');
@@ -129,15 +127,15 @@ describe('client mode', () => {
   });
 
   test('without a PIN a stored token is NO_PIN_CODE with its message; a wrong PIN is WRONG_PIN_CODE', async () => {
-    await setPinCode(PLATFORM, '12345');
-    await addTradeToken(PLATFORM, 'k', 's');
-    await removePinCode(PLATFORM);
+    await savePinCode(PLATFORM, '12345');
+    await addToken(PLATFORM, 'k', 's');
+    await forgetPinCode(PLATFORM);
     expect(tradeTokensStore.token_by_platform_uuid[PLATFORM]).toEqual({
       level: TradeTokenLevel.NO_PIN_CODE,
       message: 'Please send PIN-Code for receive data about Trade Token',
     });
     expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toBeUndefined();
-    await setPinCode(PLATFORM, '99999');
+    await savePinCode(PLATFORM, '99999');
     expect(tradeTokensStore.token_by_platform_uuid[PLATFORM]).toEqual({
       level: TradeTokenLevel.WRONG_PIN_CODE,
       message: 'Wrong PIN Code for reading Trade Token data',
@@ -145,9 +143,9 @@ describe('client mode', () => {
   });
 
   test('changing the PIN re-encrypts the token under the new PIN', async () => {
-    await setPinCode(PLATFORM, '12345');
-    await addTradeToken(PLATFORM, 'k', 's');
-    await setPinCode(PLATFORM, '54321');
+    await savePinCode(PLATFORM, '12345');
+    await addToken(PLATFORM, 'k', 's');
+    await savePinCode(PLATFORM, '54321');
     expect(getTradeTokenLevel(PLATFORM)).toBe(TradeTokenLevel.TRADE_AVAILABLE);
     const stored = localStorage.getItem(PLATFORM) ?? '';
     expect(() => openToken(stored, '12345', PLATFORM, USER_KEY)).toThrow();
@@ -155,18 +153,18 @@ describe('client mode', () => {
   });
 
   test('a PIN must have exactly 5 characters; an empty one clears it', async () => {
-    await expect(setPinCode(PLATFORM, '1234')).rejects.toThrow();
-    await setPinCode(PLATFORM, '12345');
+    await expect(savePinCode(PLATFORM, '1234')).rejects.toThrow();
+    await savePinCode(PLATFORM, '12345');
     expect(pinCodeStore.pin_code_by_platform_uuid[PLATFORM]).toBe('12345');
-    await setPinCode(PLATFORM, '');
+    await savePinCode(PLATFORM, '');
     expect(pinCodeStore.pin_code_by_platform_uuid[PLATFORM]).toBeUndefined();
   });
 
   test('revoke removes the local item, the PIN, the token and the balance', async () => {
-    await setPinCode(PLATFORM, '12345');
-    await addTradeToken(PLATFORM, 'k', 's');
+    await savePinCode(PLATFORM, '12345');
+    await addToken(PLATFORM, 'k', 's');
     await vi.waitFor(() => expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toBeDefined());
-    await revokePlatformTradeToken(PLATFORM);
+    await revokeToken(PLATFORM);
     expect(localStorage.getItem(PLATFORM)).toBeNull();
     expect(pinCodeStore.pin_code_by_platform_uuid[PLATFORM]).toBeUndefined();
     expect(getTradeTokenLevel(PLATFORM)).toBe(TradeTokenLevel.NO_TRADE_TOKEN);
@@ -174,13 +172,12 @@ describe('client mode', () => {
   });
 
   test('a failing exchange call removes the stored balance', async () => {
-    await setPinCode(PLATFORM, '12345');
-    await addTradeToken(PLATFORM, 'k', 's');
+    await savePinCode(PLATFORM, '12345');
+    await addToken(PLATFORM, 'k', 's');
     await vi.waitFor(() => expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toBeDefined());
     api.getAccount.mockRejectedValueOnce(new Error('getAccount: Margin is insufficient'));
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { loadPlatformBalance } = await import('../features/balances/balances-store');
-    await loadPlatformBalance(PLATFORM);
+    await loadBalance(PLATFORM);
     expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toBeUndefined();
   });
 });
@@ -200,7 +197,7 @@ describe('server mode', () => {
   test('the token is fetched with pin_code and platform_uuid and stored', async () => {
     api.getTradeToken.mockResolvedValueOnce(record);
     api.getAccountBalance.mockResolvedValue(BALANCE);
-    await setPinCode(PLATFORM, '12345');
+    await savePinCode(PLATFORM, '12345');
     expect(api.getTradeToken).toHaveBeenCalledWith({ pin_code: '12345', platform_uuid: PLATFORM });
     expect(tradeTokensStore.token_by_platform_uuid[PLATFORM]).toMatchObject({
       level: TradeTokenLevel.TRADE_AVAILABLE,
@@ -213,7 +210,7 @@ describe('server mode', () => {
   test('an error on fetch removes the token', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     api.getTradeToken.mockRejectedValueOnce(new Error('Trade token not found'));
-    await setPinCode(PLATFORM, '12345');
+    await savePinCode(PLATFORM, '12345');
     expect(tradeTokensStore.token_by_platform_uuid[PLATFORM]).toEqual({
       level: TradeTokenLevel.NO_TRADE_TOKEN,
     });
@@ -222,8 +219,8 @@ describe('server mode', () => {
   test('create posts key, secret, platform and PIN, then refetches; nothing is stored locally', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     api.getTradeToken.mockRejectedValueOnce(new Error('none')).mockResolvedValueOnce(record);
-    await setPinCode(PLATFORM, '12345');
-    await addTradeToken(PLATFORM, 'key', 'secret');
+    await savePinCode(PLATFORM, '12345');
+    await addToken(PLATFORM, 'key', 'secret');
     expect(api.createTradeToken).toHaveBeenCalledWith({
       api_key: 'key',
       api_secret: 'secret',
@@ -237,8 +234,8 @@ describe('server mode', () => {
   test('revoke posts the call, clears the PIN and removes the token and balance', async () => {
     api.getTradeToken.mockResolvedValue(record);
     api.getAccountBalance.mockResolvedValue(BALANCE);
-    await setPinCode(PLATFORM, '12345');
-    await revokePlatformTradeToken(PLATFORM);
+    await savePinCode(PLATFORM, '12345');
+    await revokeToken(PLATFORM);
     expect(api.revokeTradeToken).toHaveBeenCalledWith({ platform_uuid: PLATFORM });
     expect(pinCodeStore.pin_code_by_platform_uuid[PLATFORM]).toBeUndefined();
     expect(getTradeTokenLevel(PLATFORM)).toBe(TradeTokenLevel.NO_TRADE_TOKEN);

@@ -1,27 +1,30 @@
-// The client-mode reconciliation hook of the balance read: after a successful exchange read, the open
+// The client-mode reconciliation that follows a balance read (app/platform-keys.ts): after a successful exchange read, the open
 // client-mode trades of that platform are checked and the ones the exchange closed are reported. The vault is
 // real; the exchange steps and the API calls are mocked.
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ETH_UUID, PLATFORM_UUID } from '../../testing/live-fixtures';
-import { loadTradeCoreForTests } from '../../testing/load-trade-core';
-import { checkPositions } from '../../../shared-core/trade-flow';
-import { authStore, resetAuthStore } from '../../stores/auth-store';
-import { platformsStore, resetPlatformsStore } from '../../stores/platforms-store';
-import { resetPreferencesStore } from '../../stores/preferences-store';
-import { putPinCode, resetPinCodeStore } from '../../stores/pin-code-store';
-import { writeTokenEnvelope } from '../../stores/token-storage';
-import { sealNewTradeToken } from '../../stores/token-vault';
-import { closeClientTrade } from '../trades/api/close-client-trade';
-import { makeTrade } from '../trades/testing/trade-fixtures';
-import { resetTradesStore, setOpenTrades, tradesStore } from '../trades/trades-store';
-import { ExchangeClient } from '../../../shared-core/exchange-client';
-import { balancesStore, loadPlatformBalance, resetBalancesStore } from './balances-store';
+import { ETH_UUID, PLATFORM_UUID } from '../testing/live-fixtures';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
+import { checkPositions } from '../../shared-core/trade-flow';
+import { authStore, resetAuthStore } from '../stores/auth-store';
+import { platformsStore, resetPlatformsStore } from '../stores/platforms-store';
+import { resetPreferencesStore } from '../stores/preferences-store';
+import { putPinCode, resetPinCodeStore } from '../stores/pin-code-store';
+import { writeTokenEnvelope } from '../stores/token-storage';
+import { sealNewTradeToken } from '../stores/token-vault';
+import { closeClientTrade } from '../features/trades/api/close-client-trade';
+import { makeTrade } from '../testing/trade-fixtures';
+import { resetTradesStore, setOpenTrades, tradesStore } from '../features/trades/trades-store';
+import { ExchangeClient } from '../../shared-core/exchange-client';
+import { balancesStore, resetBalancesStore } from '../features/balances/balances-store';
+import { loadBalance } from './platform-keys';
 
-vi.mock('./api/get-account-balance', () => ({ getAccountBalance: vi.fn() }));
-vi.mock('../trades/api/close-client-trade', () => ({ closeClientTrade: vi.fn(async () => undefined) }));
-vi.mock('../trades/api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
-vi.mock('../../../shared-core/trade-flow', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../shared-core/trade-flow')>()),
+vi.mock('../features/balances/api/get-account-balance', () => ({ getAccountBalance: vi.fn() }));
+vi.mock('../features/trades/api/close-client-trade', () => ({
+  closeClientTrade: vi.fn(async () => undefined),
+}));
+vi.mock('../features/trades/api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
+vi.mock('../../shared-core/trade-flow', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../shared-core/trade-flow')>()),
   checkPositions: vi.fn(),
 }));
 
@@ -95,7 +98,7 @@ describe('client-mode reconciliation after a balance read', () => {
       },
       { trade_uuid: stillOpen.trade_uuid, state: 'open', trade_open_price: '3000', trade_quantity: '0.01' },
     ]);
-    await loadPlatformBalance(PLATFORM_UUID);
+    await loadBalance(PLATFORM_UUID);
     expect(balancesStore.balance_by_platform_uuid[PLATFORM_UUID]).toEqual(BALANCE);
     await vi.waitFor(() => expect(closeClientTrade).toHaveBeenCalledOnce());
     expect(vi.mocked(checkPositions).mock.calls[0]?.[1]).toEqual([
@@ -119,7 +122,7 @@ describe('client-mode reconciliation after a balance read', () => {
 
   test('no open client-mode trades: no exchange check', async () => {
     setOpenTrades([makeTrade({ trade_in_server_side: 1 })]);
-    await loadPlatformBalance(PLATFORM_UUID);
+    await loadBalance(PLATFORM_UUID);
     expect(balancesStore.balance_by_platform_uuid[PLATFORM_UUID]).toEqual(BALANCE);
     expect(checkPositions).not.toHaveBeenCalled();
   });
@@ -128,7 +131,7 @@ describe('client-mode reconciliation after a balance read', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     setOpenTrades([makeTrade()]);
     vi.mocked(checkPositions).mockRejectedValue(new Error('Timeout'));
-    await loadPlatformBalance(PLATFORM_UUID);
+    await loadBalance(PLATFORM_UUID);
     await vi.waitFor(() => expect(logged).toHaveBeenCalled());
     expect(balancesStore.balance_by_platform_uuid[PLATFORM_UUID]).toEqual(BALANCE);
     expect(closeClientTrade).not.toHaveBeenCalled();
