@@ -64,6 +64,8 @@ export const PRICE_QUEUE_MAX_COUNT = 50;
 /** Signal card countdown (SPEC.md §4 "Signal card", §9), in seconds, ticking every second. */
 export const SIGNAL_COUNTDOWN_S = 99;
 export const SIGNAL_TICK_MS = 1000;
+/** The countdowns on screen (signal cards, UI-status buttons) redraw once a second (SPEC.md §4, §9). */
+export const SECOND_CLOCK_MS = 1000;
 /** Signal-info header bar stays visible this long after the info disappears (SPEC.md §2, §9). */
 export const SIGNAL_INFO_HIDE_DELAY_MS = 2000;
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { SIGNAL_TICK_MS } from '../../config/constants';
 import { preferencesStore } from '../../stores/preferences-store';
 import { tradeTokensStore } from '../../stores/trade-tokens-store';
@@ -41,15 +41,4 @@ export function useSignalTimers(isActive: boolean, openTrade: OpenTradeFromSigna
     const timer = setInterval(tick, SIGNAL_TICK_MS);
     return () => clearInterval(timer);
   }, [isActive, openTrade]);
-}
-
-/** Epoch ms, redrawn every second while `isActive`: the cards' countdowns read it. */
-export function useSecondClock(isActive = true): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!isActive) return;
-    const timer = setInterval(() => setNow(Date.now()), SIGNAL_TICK_MS);
-    return () => clearInterval(timer);
-  }, [isActive]);
-  return now;
 }

@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import { preferencesStore } from '../../../stores/preferences-store';
 import { signalSecondsLeft, signalsStore } from '../signals-store';
 import type { OpenTradeFromSignal } from '../trade-from-signal';
-import { useSecondClock } from '../use-signal-timers';
+import { useSecondClock } from '../../../lib/use-second-clock';
 import { SignalCard } from './signal-card';
 import './signals.css';
 
