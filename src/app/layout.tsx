@@ -19,6 +19,7 @@ import { Sidebar } from './sidebar';
 import { usePageTitle } from './page-title';
 import { useSession } from './use-session';
 import './layout.css';
+import './layout-pages.css';
 
 /**
  * A new page starts at its top: the pages scroll inside <main>, which stays mounted across routes, so without
