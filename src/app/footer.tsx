@@ -9,7 +9,7 @@ import { formatFixed } from '../lib/format';
 import { compareDecimals } from '../../shared-core/trade-core';
 
 /** The route whose footer shows the trade badges (SPEC.md §1). */
-export const TRADE_BADGES_PATH = '/trading';
+const TRADE_BADGES_PATH = '/trading';
 
 function tone(value: string): string {
   return compareDecimals(value, 0) >= 0 ? 'is-positive' : 'is-negative';

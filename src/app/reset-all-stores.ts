@@ -19,7 +19,7 @@ import { resetTradeErrorNotices } from '../features/trades/trade-error-notices';
 import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
 
-export const STORE_RESETS: readonly (() => void)[] = [
+const STORE_RESETS: readonly (() => void)[] = [
   resetAnalysisStore,
   resetAuthStore,
   resetBalancesStore,

@@ -35,10 +35,8 @@ export const BALANCE_REFRESH_MS = 30_000;
 /** Balance display decimals (SPEC.md §9). */
 export const BALANCE_DECIMALS = 2;
 
-/** Validation lengths (SPEC.md §5, §9), in characters. */
+/** The PIN's length (SPEC.md §5, §9), in characters; the sign-up rules are the contracts' (contracts/auth.ts). */
 export const PIN_CODE_LENGTH = 5;
-export const PASSWORD_MIN_LENGTH = 6;
-export const NICKNAME_MIN_LENGTH = 4;
 
 /** Stepper defaults (SPEC.md §2, §9). */
 export const STEPPER_DEFAULT_MIN = 0;

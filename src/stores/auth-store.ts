@@ -29,7 +29,7 @@ function errorText(error: unknown): string {
 }
 
 /** GET /auth/me/. Failures are only logged (SPEC.md §8) and kept for the profile card. */
-export async function loadCurrentUser(): Promise<void> {
+async function loadCurrentUser(): Promise<void> {
   try {
     authStore.user = await getCurrentUser();
     authStore.user_error = undefined;

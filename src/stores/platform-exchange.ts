@@ -70,7 +70,7 @@ export function forgetExchangeKeys(): void {
 }
 
 /** The exchange client of a platform for a signing key: direct when it allows browsers, else the relay. */
-export function platformExchangeClient(platform: Platform, key: SigningKey): ExchangeClient {
+function platformExchangeClient(platform: Platform, key: SigningKey): ExchangeClient {
   if (platform.platform_allows_browser) {
     return new ExchangeClient({ baseUrl: platform.platform_url, credentials: key });
   }

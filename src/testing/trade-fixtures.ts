@@ -5,7 +5,7 @@ import { BTC_UUID, PLATFORM_UUID } from './live-fixtures';
 let counter = 0;
 
 /** A trade uuid with an increasing suffix. */
-export function nextTradeUuid(): string {
+function nextTradeUuid(): string {
   counter += 1;
   return `66666666-6666-4666-8666-${String(counter).padStart(12, '0')}`;
 }

@@ -15,7 +15,7 @@ import { resetTradeTokensStore, tradeTokensStore } from '../stores/trade-tokens-
 import { BTC_UUID, PLATFORM_UUID } from './live-fixtures';
 
 export const PIN = '12345';
-export const USER_KEY = 'b'.repeat(64);
+const USER_KEY = 'b'.repeat(64);
 export const PREFERENCES = {
   trade_margin: 10,
   trade_leverage: 20,
