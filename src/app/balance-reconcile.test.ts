@@ -2,7 +2,7 @@
 // client-mode trades of that platform are checked and the ones the exchange closed are reported. The vault is
 // real; the exchange steps and the API calls are mocked.
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ETH_UUID, PLATFORM_UUID } from '../testing/live-fixtures';
+import { ETH_UUID, makePaperPlatform, makeTrader, PLATFORM_UUID } from '../testing/live-fixtures';
 import { loadTradeCoreForTests } from '../testing/load-trade-core';
 import { checkPositions } from '../../shared-core/trade-flow';
 import { authStore, resetAuthStore } from '../stores/auth-store';
@@ -58,23 +58,8 @@ beforeEach(() => {
   vi.mocked(checkPositions).mockReset();
   vi.mocked(closeClientTrade).mockClear();
   vi.spyOn(ExchangeClient.prototype, 'getAccount').mockResolvedValue(BALANCE);
-  authStore.user = {
-    user_uuid: '22222222-2222-4222-8222-222222222222',
-    user_email: 'trader@example.com',
-    user_nickname: 'trader',
-    user_trade_token_key: USER_KEY,
-  };
-  platformsStore.platform_dict = {
-    [PLATFORM_UUID]: {
-      platform_uuid: PLATFORM_UUID,
-      platform_name: 'Paper Futures',
-      platform_background: '#123456',
-      level: 3,
-      trade_leverage_max: 50,
-      platform_url: 'http://127.0.0.1:8081',
-      platform_allows_browser: true,
-    },
-  };
+  authStore.user = makeTrader(USER_KEY);
+  platformsStore.platform_dict = { [PLATFORM_UUID]: makePaperPlatform() };
   putPinCode(PLATFORM_UUID, PIN);
   writeTokenEnvelope(PLATFORM_UUID, envelope);
 });

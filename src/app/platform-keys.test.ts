@@ -2,6 +2,7 @@
 // (app/platform-keys.ts), with the real trade-core vault (pkg/ loaded into jsdom); the API calls and the
 // exchange call are mocked.
 import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { makePaperPlatform, makeTrader } from '../testing/live-fixtures';
 import { loadTradeCoreForTests } from '../testing/load-trade-core';
 import { TradeSide } from '../../contracts/preferences';
 import { TradeTokenMessage } from '../../contracts/trade-tokens';
@@ -61,23 +62,8 @@ beforeEach(() => {
   resetPreferencesStore();
   resetPlatformsStore();
   resetTradeTokensStore();
-  authStore.user = {
-    user_uuid: '22222222-2222-4222-8222-222222222222',
-    user_email: 'trader@example.com',
-    user_nickname: 'trader',
-    user_trade_token_key: USER_KEY,
-  };
-  platformsStore.platform_dict = {
-    [PLATFORM]: {
-      platform_uuid: PLATFORM,
-      platform_name: 'Paper Futures',
-      platform_background: '#123456',
-      level: TradeTokenLevel.TRADE_AVAILABLE,
-      trade_leverage_max: 20,
-      platform_url: 'http://127.0.0.1:8081',
-      platform_allows_browser: true,
-    },
-  };
+  authStore.user = makeTrader(USER_KEY);
+  platformsStore.platform_dict = { [PLATFORM]: makePaperPlatform({ trade_leverage_max: 20 }) };
   platformsStore.is_loaded = true;
   api.getAccount.mockResolvedValue(BALANCE);
   // The exchange's answer is the test's; the client (its URL, its key) is the real one the store built.

@@ -18,12 +18,12 @@ import { tradeTokensStore } from '../stores/trade-tokens-store';
 import { byUuid, makeSignal, PLATFORM_UUID } from '../testing/live-fixtures';
 import { loadTradeCoreForTests } from '../testing/load-trade-core';
 import {
-  arrangeTradingSession,
   exchangeError,
   notes,
   PIN,
   PREFERENCES,
   sealTestToken,
+  startTradingTest,
   chooseMode,
 } from '../testing/trading-session';
 import { openTradeFromSignal, removeCardsOfTradedSignals } from './signal-trading';
@@ -62,15 +62,12 @@ beforeAll(async () => {
   envelope = sealTestToken();
 });
 beforeEach(() => {
-  vi.useFakeTimers();
-  localStorage.clear();
   for (const fn of Object.values(api)) fn.mockReset();
   vi.mocked(openPosition).mockReset();
   api.getOpenTrades.mockResolvedValue([]);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
   resetSignalsStore();
   resetTradesStore();
-  arrangeTradingSession(envelope);
+  startTradingTest(envelope);
 });
 afterEach(() => {
   vi.useRealTimers();

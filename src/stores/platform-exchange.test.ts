@@ -4,6 +4,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { TradeSide } from '../../contracts/preferences';
 import { openToken } from '../../shared-core/trade-core';
+import { makeTrader } from '../testing/live-fixtures';
 import { loadTradeCoreForTests } from '../testing/load-trade-core';
 import { authStore, resetAuthStore } from './auth-store';
 import { platformsStore, resetPlatformsStore } from './platforms-store';
@@ -34,12 +35,7 @@ beforeEach(() => {
   resetPreferencesStore();
   resetPinCodeStore();
   resetTradeTokensStore();
-  authStore.user = {
-    user_uuid: '22222222-2222-4222-8222-222222222222',
-    user_email: 'trader@example.com',
-    user_nickname: 'trader',
-    user_trade_token_key: USER_KEY,
-  };
+  authStore.user = makeTrader(USER_KEY);
   preferencesStore.trade_preferences = {
     trade_auto_open_delay: 0,
     trade_auto_close_delay: 0,

@@ -1,5 +1,7 @@
 // Wire-shaped fixtures of the live data (contracts/ws, contracts/signals) for the SPA tests.
 import type { Signal, SymbolPriceBase } from '../../contracts';
+import type { CurrentUser } from '../../contracts/auth';
+import type { Platform } from '../../contracts/platforms';
 
 export const PLATFORM_UUID = '11111111-1111-4111-8111-111111111111';
 export const BTC_UUID = '44444444-4444-4444-8444-444444444444';
@@ -42,6 +44,30 @@ export function makePrice(overrides: Partial<SymbolPriceBase> = {}): SymbolPrice
     symbol_pair: 'BTCUSDT',
     current_price: 97123.4,
     trend_moment: 1,
+    ...overrides,
+  };
+}
+
+/** The logged-in trader, whose token key is `userTradeTokenKey`. */
+export function makeTrader(userTradeTokenKey: string): CurrentUser {
+  return {
+    user_uuid: '22222222-2222-4222-8222-222222222222',
+    user_email: 'trader@example.com',
+    user_nickname: 'trader',
+    user_trade_token_key: userTradeTokenKey,
+  };
+}
+
+/** The paper platform (PLATFORM_UUID) at level TRADE_AVAILABLE, as the platform list gives it. */
+export function makePaperPlatform(overrides: Partial<Platform> = {}): Platform {
+  return {
+    platform_uuid: PLATFORM_UUID,
+    platform_name: 'Paper Futures',
+    platform_background: '#123456',
+    level: 3,
+    trade_leverage_max: 50,
+    platform_url: 'http://127.0.0.1:8081',
+    platform_allows_browser: true,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 // A logged-in trader who can trade on the paper platform, for the tests of opening and closing trades: the
 // session's stores (src/stores) filled as after login, a PIN and a client-mode token sealed by the real
 // trade-core vault (load trade-core first). Feature stores are each test file's own to reset.
+import { vi } from 'vitest';
 import { describeExchangeCode, ExchangeError, ExchangeFailure } from '../../shared-core/exchange-client';
 import { authStore, resetAuthStore } from '../stores/auth-store';
 import { notificationsStore, resetNotificationsStore } from '../stores/notifications-store';
@@ -12,7 +13,7 @@ import { TradeTokenLevel } from '../stores/token-level';
 import { writeTokenEnvelope } from '../stores/token-storage';
 import { sealNewTradeToken } from '../stores/token-vault';
 import { resetTradeTokensStore, tradeTokensStore } from '../stores/trade-tokens-store';
-import { BTC_UUID, PLATFORM_UUID } from './live-fixtures';
+import { BTC_UUID, makePaperPlatform, makeTrader, PLATFORM_UUID } from './live-fixtures';
 
 export const PIN = '12345';
 const USER_KEY = 'b'.repeat(64);
@@ -75,23 +76,8 @@ export function arrangeTradingSession(envelope: string): void {
   resetSymbolsStore();
   resetPinCodeStore();
   resetTradeTokensStore();
-  authStore.user = {
-    user_uuid: '22222222-2222-4222-8222-222222222222',
-    user_email: 'trader@example.com',
-    user_nickname: 'trader',
-    user_trade_token_key: USER_KEY,
-  };
-  platformsStore.platform_dict = {
-    [PLATFORM_UUID]: {
-      platform_uuid: PLATFORM_UUID,
-      platform_name: 'Paper Futures',
-      platform_background: '#123456',
-      level: TradeTokenLevel.TRADE_AVAILABLE,
-      trade_leverage_max: 50,
-      platform_url: 'http://127.0.0.1:8081',
-      platform_allows_browser: true,
-    },
-  };
+  authStore.user = makeTrader(USER_KEY);
+  platformsStore.platform_dict = { [PLATFORM_UUID]: makePaperPlatform() };
   symbolsStore.symbol_dict = {
     [BTC_UUID]: {
       symbol_uuid: BTC_UUID,
@@ -106,4 +92,15 @@ export function arrangeTradingSession(envelope: string): void {
   putPinCode(PLATFORM_UUID, PIN);
   tradeTokensStore.token_by_platform_uuid[PLATFORM_UUID] = { level: TradeTokenLevel.TRADE_AVAILABLE };
   writeTokenEnvelope(PLATFORM_UUID, envelope);
+}
+
+/**
+ * Before each test of opening or closing: fake timers, empty local storage, console errors kept quiet (the
+ * flows log what they notify), and the session arranged with `envelope`.
+ */
+export function startTradingTest(envelope: string): void {
+  vi.useFakeTimers();
+  localStorage.clear();
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  arrangeTradingSession(envelope);
 }

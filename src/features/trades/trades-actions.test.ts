@@ -10,13 +10,7 @@ import { TradeTokenLevel } from '../../stores/token-level';
 import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { PLATFORM_UUID } from '../../testing/live-fixtures';
-import {
-  arrangeTradingSession,
-  exchangeError,
-  notes,
-  PIN,
-  sealTestToken,
-} from '../../testing/trading-session';
+import { startTradingTest, exchangeError, notes, PIN, sealTestToken } from '../../testing/trading-session';
 import { makeTrade } from '../../testing/trade-fixtures';
 import { closeTrade, resetTradeStatus } from './trades-actions';
 import { resetTradesStore, setOpenTrades, tradesStore } from './trades-store';
@@ -44,14 +38,11 @@ beforeAll(async () => {
   envelope = sealTestToken();
 });
 beforeEach(() => {
-  vi.useFakeTimers();
-  localStorage.clear();
   for (const fn of Object.values(api)) fn.mockReset();
   vi.mocked(closePosition).mockReset();
   api.getOpenTrades.mockResolvedValue([]);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
   resetTradesStore();
-  arrangeTradingSession(envelope);
+  startTradingTest(envelope);
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ETH_UUID, PLATFORM_UUID } from '../../../testing/live-fixtures';
+import { ETH_UUID, makePaperPlatform, makeTrader, PLATFORM_UUID } from '../../../testing/live-fixtures';
 import { initTestI18n } from '../../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { ApiError, ApiErrorKind } from '../../../lib/api-client';
@@ -115,23 +115,8 @@ describe("'Repair error trades' (SPEC.md §2 Trade preferences)", () => {
   });
 
   test('client-mode error trades are reconciled with the exchange from this browser first', async () => {
-    authStore.user = {
-      user_uuid: '22222222-2222-4222-8222-222222222222',
-      user_email: 'trader@example.com',
-      user_nickname: 'trader',
-      user_trade_token_key: USER_KEY,
-    };
-    platformsStore.platform_dict = {
-      [PLATFORM_UUID]: {
-        platform_uuid: PLATFORM_UUID,
-        platform_name: 'Paper Futures',
-        platform_background: '#123456',
-        level: 3,
-        trade_leverage_max: 50,
-        platform_url: 'http://127.0.0.1:8081',
-        platform_allows_browser: true,
-      },
-    };
+    authStore.user = makeTrader(USER_KEY);
+    platformsStore.platform_dict = { [PLATFORM_UUID]: makePaperPlatform() };
     putPinCode(PLATFORM_UUID, PIN);
     writeTokenEnvelope(PLATFORM_UUID, envelope);
     const broken = makeTrade({ trade_error: 'position_missing' });
