@@ -1,8 +1,11 @@
 // ESLint flat config: typescript-eslint + react-hooks; import boundaries of DESIGN.md (ky only in
-// src/lib/api-client.ts, pkg/ only in the trade-core wrappers).
+// src/lib/api-client.ts, pkg/ only in the trade-core wrappers) and of src/README.md (a feature imports no
+// other feature, nor src/app; src/stores imports no feature; nothing outside src/app imports it).
+import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 const pkgPattern = {
@@ -10,6 +13,30 @@ const pkgPattern = {
   message: 'Import pkg/ only through the trade-core wrappers.',
 };
 const kyPath = { name: 'ky', message: 'Import ky only in src/lib/api-client.ts.' };
+
+// One zone per feature folder: its files may import anything in src/ but another feature and src/app (issue 19:
+// features compose at the app level). Made from the folders, so a new feature is covered without an edit here.
+const features = fs
+  .readdirSync('src/features', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const FEATURE_MESSAGE =
+  'A feature imports no other feature and not src/app: compose features in src/app (src/README.md).';
+const srcZones = [
+  ...features.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`],
+    message: FEATURE_MESSAGE,
+  })),
+  { target: './src/features', from: './src/app', message: FEATURE_MESSAGE },
+  {
+    target: ['./src/stores', './src/lib', './src/components', './src/config'],
+    from: ['./src/features', './src/app'],
+    message:
+      'src/stores, src/lib, src/components and src/config import no feature and not src/app (src/README.md).',
+  },
+];
 
 export default tseslint.config(
   {
@@ -28,6 +55,12 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: srcZones }] },
   },
   {
     files: ['src/lib/api-client.ts'],

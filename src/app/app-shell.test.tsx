@@ -2,17 +2,17 @@ import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { loadTradeCoreForTests } from './testing/load-trade-core';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
 import { StorageKey } from '../config/storage-keys';
-import { authStore } from '../features/auth/auth-store';
-import { notificationsStore } from '../features/notifications/notifications-store';
-import { pinCodeStore } from '../features/trade-tokens/pin-code-store';
+import { authStore } from '../stores/auth-store';
+import { notificationsStore } from '../stores/notifications-store';
+import { pinCodeStore } from '../stores/pin-code-store';
 import { themeStore } from '../features/theme/theme-store';
 import { ROUTES } from './app';
 import { ErrorPage } from './error-page';
 import { layoutStore } from './layout-store';
 import { resetAllStores } from './reset-all-stores';
-import { initTestI18n } from './testing/i18n-test';
+import { initTestI18n } from '../testing/i18n-test';
 
 beforeAll(async () => {
   await loadTradeCoreForTests();

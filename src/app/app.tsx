@@ -2,22 +2,23 @@ import { lazy, Suspense, useEffect } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
 import { Loader } from '../components/ui';
 import { BITCOIN_REFRESH_MS } from '../config/constants';
-import { AnalysisPage } from '../features/analysis/components/analysis-page';
-import { ProfilePage } from '../features/auth/components/profile-page';
+import { AnalysisPage } from './routes/analysis-page';
+import { ProfilePage } from './routes/profile-page';
 import { loadBitcoinInformation } from '../features/bitcoin/bitcoin-store';
-import { HistoryPage } from '../features/history/components/history-page';
-import { TradePreferencesPage } from '../features/preferences/components/trade-preferences-page';
-import { TradingPage } from '../features/trades/components/trading-page';
+import { HistoryPage } from './routes/history-page';
+import { TradePreferencesPage } from './routes/trade-preferences-page';
+import { TradingPage } from './routes/trading-page';
 import { ErrorPage } from './error-page';
 import { Layout } from './layout';
-import { AboutPage } from './pages/about-page';
-import { MainPage } from './pages/main-page';
-import { NotFoundPage } from './pages/not-found-page';
+import { AboutPage } from './routes/about-page';
+import { MainPage } from './routes/main-page';
+import { NotFoundPage } from './routes/not-found-page';
 import { ProtectedRoute } from './protected-route';
+import { removeCardsOfTradedSignals } from './signal-trading';
 
 // The dashboard and its nivo charts are lazy chunks, outside the initial bundle.
 const DashboardPage = lazy(() =>
-  import('../features/statistics/components/dashboard-page').then((module) => ({
+  import('./routes/dashboard-page').then((module) => ({
     default: module.DashboardPage,
   })),
 );
@@ -90,6 +91,9 @@ export const ROUTES: RouteObject[] = [
     ],
   },
 ];
+
+// The rules across features that no page holds (app/signal-trading.ts).
+removeCardsOfTradedSignals();
 
 const router = createBrowserRouter(ROUTES);
 

@@ -2,13 +2,13 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { authStore } from '../features/auth/auth-store';
-import { makeTrade } from '../features/trades/testing/trade-fixtures';
+import { authStore } from '../stores/auth-store';
+import { makeTrade } from '../testing/trade-fixtures';
 import { setOpenTrades } from '../features/trades/trades-store';
 import { Footer } from './footer';
 import { resetAllStores } from './reset-all-stores';
-import { initTestI18n } from './testing/i18n-test';
-import { loadTradeCoreForTests } from './testing/load-trade-core';
+import { initTestI18n } from '../testing/i18n-test';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
 
 beforeAll(async () => {
   await loadTradeCoreForTests();

@@ -3,13 +3,13 @@ import { useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Loader } from '../components/ui';
 import { APP_VERSION, COMMUNITY_CHAT_URL, NEWS_CHANNEL_URL, PNL_DECIMALS } from '../config/constants';
-import { authStore } from '../features/auth/auth-store';
+import { authStore } from '../stores/auth-store';
 import { tradesStore } from '../features/trades/trades-store';
 import { formatFixed } from '../lib/format';
 import { compareDecimals } from '../../shared-core/trade-core';
 
 /** The route whose footer shows the trade badges (SPEC.md §1). */
-export const TRADE_BADGES_PATH = '/trading';
+const TRADE_BADGES_PATH = '/trading';
 
 function tone(value: string): string {
   return compareDecimals(value, 0) >= 0 ? 'is-positive' : 'is-negative';

@@ -2,13 +2,14 @@ import { useLayoutEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Loader } from '../components/ui';
-import { authStore } from '../features/auth/auth-store';
+import { authStore } from '../stores/auth-store';
 import { LoginModal } from '../features/auth/components/login-modal';
 import { SignupModal } from '../features/auth/components/signup-modal';
 import { NotificationHistory } from '../features/notifications/components/notification-history';
 import { NotificationList } from '../features/notifications/components/notification-list';
 import { SignalTrendModal } from '../features/signals/components/signal-trend-modal';
 import { useSignalTimers } from '../features/signals/use-signal-timers';
+import { openTradeFromSignal } from './signal-trading';
 import { useApplyTheme } from '../features/theme/components/theme-toggle';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -18,6 +19,7 @@ import { Sidebar } from './sidebar';
 import { usePageTitle } from './page-title';
 import { useSession } from './use-session';
 import './layout.css';
+import './layout-pages.css';
 
 /**
  * A new page starts at its top: the pages scroll inside <main>, which stays mounted across routes, so without
@@ -46,7 +48,7 @@ export function Layout() {
   useLiveEvents();
   usePageTitle();
   const { is_init, user } = useSnapshot(authStore);
-  useSignalTimers(user !== undefined);
+  useSignalTimers(user !== undefined, openTradeFromSignal);
   const { auth_dialog, is_sidebar_open } = useSnapshot(layoutStore);
   return (
     <div className={is_sidebar_open ? 'app-shell has-sidebar' : 'app-shell'}>

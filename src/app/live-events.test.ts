@@ -4,12 +4,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { subscribe } from 'valtio';
 import WebSocket, { WebSocketServer } from 'ws';
 import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
-import { notificationsStore } from '../features/notifications/notifications-store';
+import { notificationsStore } from '../stores/notifications-store';
 import { pricesStore } from '../features/prices/prices-store';
 import { getRecentSignalList } from '../features/signals/api/get-recent-signal-list';
 import { signalSecondsLeft, signalsStore } from '../features/signals/signals-store';
 import { getOpenTrades } from '../features/trades/api/get-open-trades';
-import { makeCalculated, makeTrade } from '../features/trades/testing/trade-fixtures';
+import { makeCalculated, makeTrade } from '../testing/trade-fixtures';
 import { setOpenTrades, tradesStore } from '../features/trades/trades-store';
 import { TRADE_REFETCH_DELAY_MS } from '../config/constants';
 import { WsStatus, type WebSocketConstructor } from '../lib/ws-client';
@@ -24,8 +24,8 @@ import {
   stopLiveEvents,
 } from './live-events';
 import { resetAllStores } from './reset-all-stores';
-import { BTC_UUID, byUuid, ETH_UUID, makePrice, makeSignal, PLATFORM_UUID } from './testing/live-fixtures';
-import { loadTradeCoreForTests } from './testing/load-trade-core';
+import { BTC_UUID, byUuid, ETH_UUID, makePrice, makeSignal, PLATFORM_UUID } from '../testing/live-fixtures';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
 
 vi.mock('../features/trades/api/get-open-trades', () => ({ getOpenTrades: vi.fn(async () => []) }));
 vi.mock('../features/signals/api/get-recent-signal-list', () => ({

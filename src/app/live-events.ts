@@ -4,9 +4,9 @@
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { TradeStatus, type ServerEvent } from '../../contracts';
-import { authStore, takeWebsocketToken } from '../features/auth/auth-store';
+import { authStore, takeWebsocketToken } from '../stores/auth-store';
 import { setBitcoinInformation } from '../features/bitcoin/bitcoin-store';
-import { addNotification, NotificationType } from '../features/notifications/notifications-store';
+import { addNotification, NotificationType } from '../stores/notifications-store';
 import { pushSymbolPrice } from '../features/prices/prices-store';
 import { loadRecentSignals, pushSignals } from '../features/signals/signals-store';
 import {

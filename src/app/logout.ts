@@ -1,4 +1,4 @@
-import { endSession } from '../features/auth/auth-store';
+import { endSession } from '../stores/auth-store';
 import { stopLiveEvents } from './live-events';
 import { resetAllStores } from './reset-all-stores';
 

@@ -1,13 +1,13 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { authStore } from '../features/auth/auth-store';
+import { authStore } from '../stores/auth-store';
 import { setBitcoinInformation } from '../features/bitcoin/bitcoin-store';
 import { setOpenTrades } from '../features/trades/trades-store';
 import { pageTitle, trendArrow, usePageTitle } from './page-title';
 import { resetAllStores } from './reset-all-stores';
-import { initTestI18n } from './testing/i18n-test';
-import { loadTradeCoreForTests } from './testing/load-trade-core';
-import { BTC_UUID, ETH_UUID, PLATFORM_UUID } from './testing/live-fixtures';
+import { initTestI18n } from '../testing/i18n-test';
+import { loadTradeCoreForTests } from '../testing/load-trade-core';
+import { BTC_UUID, ETH_UUID, PLATFORM_UUID } from '../testing/live-fixtures';
 
 beforeAll(async () => {
   await loadTradeCoreForTests();

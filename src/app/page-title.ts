@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { BitcoinPublicInformation } from '../../contracts';
 import { BITCOIN_PRICE_DECIMALS } from '../config/constants';
-import { authStore } from '../features/auth/auth-store';
+import { authStore } from '../stores/auth-store';
 import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
 import { countOpenTrades, tradesStore } from '../features/trades/trades-store';
 import { formatGrouped } from '../lib/format';

@@ -1,25 +1,25 @@
 // Logout resets every store and cached datum (SPEC.md §4 "Logout"). Each feature owns its reset; this is the list.
 import { resetAnalysisStore } from '../features/analysis/analysis-store';
-import { resetAuthStore } from '../features/auth/auth-store';
+import { resetAuthStore } from '../stores/auth-store';
 import { resetBalancesStore } from '../features/balances/balances-store';
 import { resetBitcoinStore } from '../features/bitcoin/bitcoin-store';
 import { resetHistoryStore } from '../features/history/history-store';
-import { resetNotificationsStore } from '../features/notifications/notifications-store';
-import { resetPlatformsStore } from '../features/platforms/platforms-store';
-import { resetPreferencesStore } from '../features/preferences/preferences-store';
+import { resetNotificationsStore } from '../stores/notifications-store';
+import { resetPlatformsStore } from '../stores/platforms-store';
+import { resetPreferencesStore } from '../stores/preferences-store';
 import { resetPricesStore } from '../features/prices/prices-store';
 import { resetSignalInfoStore } from '../features/signals/signal-info-store';
 import { resetSignalsStore } from '../features/signals/signals-store';
 import { resetStatisticsStore } from '../features/statistics/statistics-store';
-import { resetSymbolsStore } from '../features/symbols/symbols-store';
+import { resetSymbolsStore } from '../stores/symbols-store';
 import { resetThemeStore } from '../features/theme/theme-store';
-import { resetPinCodeStore } from '../features/trade-tokens/pin-code-store';
-import { resetTradeTokensStore } from '../features/trade-tokens/trade-tokens-store';
+import { resetPinCodeStore } from '../stores/pin-code-store';
+import { resetTradeTokensStore } from '../stores/trade-tokens-store';
 import { resetTradeErrorNotices } from '../features/trades/trade-error-notices';
 import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
 
-export const STORE_RESETS: readonly (() => void)[] = [
+const STORE_RESETS: readonly (() => void)[] = [
   resetAnalysisStore,
   resetAuthStore,
   resetBalancesStore,

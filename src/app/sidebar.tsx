@@ -1,12 +1,12 @@
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { authStore } from '../features/auth/auth-store';
+import { authStore } from '../stores/auth-store';
 import { LanguageToggle } from '../features/theme/components/language-toggle';
 import { ThemeToggle } from '../features/theme/components/theme-toggle';
 import { AuthDialog, isOverlayViewport, layoutStore, openAuthDialog, setSidebarOpen } from './layout-store';
 import { logoutAndReset } from './logout';
-import { NAV_ITEMS } from './routes';
+import { NAV_ITEMS } from './nav-items';
 
 /**
  * Sidebar of SPEC.md §2: logged in, the profile block and the links; logged out, Log In and Sign Up; at the

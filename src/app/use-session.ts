@@ -2,13 +2,13 @@ import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { TradeSide } from '../../contracts/preferences';
 import { BALANCE_REFRESH_MS } from '../config/constants';
-import { authStore, initAuth } from '../features/auth/auth-store';
-import { loadAllBalances } from '../features/balances/balances-store';
-import { loadNotifications } from '../features/notifications/notifications-store';
-import { loadPlatforms, platformsStore } from '../features/platforms/platforms-store';
-import { loadTradePreferences, preferencesStore } from '../features/preferences/preferences-store';
-import { loadSymbols } from '../features/symbols/symbols-store';
-import { loadAllTradeTokens } from '../features/trade-tokens/trade-tokens-store';
+import { authStore, initAuth } from '../stores/auth-store';
+import { loadNotifications } from '../stores/notifications-store';
+import { loadPlatforms, platformsStore } from '../stores/platforms-store';
+import { loadTradePreferences, preferencesStore } from '../stores/preferences-store';
+import { loadSymbols } from '../stores/symbols-store';
+import { loadAllTradeTokens } from '../stores/trade-tokens-store';
+import { loadBalances } from './platform-keys';
 
 /**
  * The session's data flow: at start the notification history and the current user; once a user exists the
@@ -40,8 +40,8 @@ export function useSession(): void {
   useEffect(() => {
     if (!userUuid || !platformsLoaded || mode === undefined) return;
     const uuids = platformKey ? platformKey.split(',') : [];
-    void loadAllTradeTokens(uuids).then(() => loadAllBalances());
-    const timer = setInterval(() => void loadAllBalances(), BALANCE_REFRESH_MS);
+    void loadAllTradeTokens(uuids).then(() => loadBalances());
+    const timer = setInterval(() => void loadBalances(), BALANCE_REFRESH_MS);
     return () => clearInterval(timer);
   }, [userUuid, platformsLoaded, platformKey, mode]);
 }

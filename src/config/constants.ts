@@ -35,10 +35,8 @@ export const BALANCE_REFRESH_MS = 30_000;
 /** Balance display decimals (SPEC.md §9). */
 export const BALANCE_DECIMALS = 2;
 
-/** Validation lengths (SPEC.md §5, §9), in characters. */
+/** The PIN's length (SPEC.md §5, §9), in characters; the sign-up rules are the contracts' (contracts/auth.ts). */
 export const PIN_CODE_LENGTH = 5;
-export const PASSWORD_MIN_LENGTH = 6;
-export const NICKNAME_MIN_LENGTH = 4;
 
 /** Stepper defaults (SPEC.md §2, §9). */
 export const STEPPER_DEFAULT_MIN = 0;
@@ -64,6 +62,8 @@ export const PRICE_QUEUE_MAX_COUNT = 50;
 /** Signal card countdown (SPEC.md §4 "Signal card", §9), in seconds, ticking every second. */
 export const SIGNAL_COUNTDOWN_S = 99;
 export const SIGNAL_TICK_MS = 1000;
+/** The countdowns on screen (signal cards, UI-status buttons) redraw once a second (SPEC.md §4, §9). */
+export const SECOND_CLOCK_MS = 1000;
 /** Signal-info header bar stays visible this long after the info disappears (SPEC.md §2, §9). */
 export const SIGNAL_INFO_HIDE_DELAY_MS = 2000;
 

@@ -20,7 +20,7 @@ export const ApiErrorKind = {
 export type ApiErrorKind = (typeof ApiErrorKind)[keyof typeof ApiErrorKind];
 
 /** The request time-out message of SPEC.md §8. */
-export const TIMEOUT_MESSAGE = 'Timeout';
+const TIMEOUT_MESSAGE = 'Timeout';
 /** The message of a server error without a `detail` (SPEC.md §8). */
 export const UNKNOWN_ERROR_MESSAGE = 'unknown error';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { initTestI18n } from '../app/testing/i18n-test';
+import { initTestI18n } from '../testing/i18n-test';
 import { OpenFailureText } from '../../contracts';
 import { ApiError, ApiErrorKind } from './api-client';
 import i18n from 'i18next';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { TEST_RESOURCES } from '../app/testing/i18n-test';
+import { TEST_RESOURCES } from '../testing/i18n-test';
 import { I18N_NAMESPACES } from '../config/constants';
 
 /** Every leaf as [path, value]; paths are arrays because some keys (server texts) contain dots. */

@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 
 /** At the latest this long after the page asked, even if the browser never goes idle. */
-export const PRELOAD_IDLE_TIMEOUT_MS = 5000;
+const PRELOAD_IDLE_TIMEOUT_MS = 5000;
 
 export function usePreloadWhenIdle(load: () => Promise<unknown>): void {
   useEffect(() => {

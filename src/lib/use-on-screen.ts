@@ -4,7 +4,7 @@
 // IntersectionObserver (jsdom) everything counts as on screen.
 import { useEffect, useState, type RefObject } from 'react';
 
-export const ON_SCREEN_MARGIN = '200px 0px';
+const ON_SCREEN_MARGIN = '200px 0px';
 
 const listeners = new WeakMap<Element, (onScreen: boolean) => void>();
 let observer: IntersectionObserver | undefined;

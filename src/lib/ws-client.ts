@@ -61,7 +61,7 @@ export interface WsClient {
 }
 
 /** ws:// or wss:// URL of /api/ws_core/{token} on the page's host. */
-export function websocketUrl(token: string): string {
+function websocketUrl(token: string): string {
   const { protocol, host } = globalThis.location;
   const scheme = protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${host}${API_PREFIX}/ws_core/${encodeURIComponent(token)}`;

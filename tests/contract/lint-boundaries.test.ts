@@ -1,5 +1,6 @@
 // The import boundaries of DESIGN.md are enforced by ESLint (eslint.config.js): ky only in
-// src/lib/api-client.ts, pkg/ only in the trade-core wrappers. This runs the real config.
+// src/lib/api-client.ts, pkg/ only in the trade-core wrappers; and those of src/README.md: a feature imports no
+// other feature and not src/app, src/stores imports no feature. This runs the real config.
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, test } from 'vitest';
@@ -7,10 +8,14 @@ import { describe, expect, test } from 'vitest';
 const repo = path.resolve(import.meta.dirname, '../..');
 const eslint = new ESLint({ cwd: repo });
 
-async function restrictedImportErrors(code: string, file: string): Promise<string[]> {
+async function ruleErrors(rule: string, code: string, file: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(repo, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
 }
+
+const restrictedImportErrors = (code: string, file: string) =>
+  ruleErrors('no-restricted-imports', code, file);
+const zoneErrors = (code: string, file: string) => ruleErrors('import-x/no-restricted-paths', code, file);
 
 describe('import boundaries', () => {
   test('ky is refused outside the API client and allowed inside it', async () => {
@@ -29,5 +34,48 @@ describe('import boundaries', () => {
     expect(errors[0]).toContain('Import pkg/ only through the trade-core wrappers.');
     expect(await restrictedImportErrors(code, 'shared-core/trade-core.ts')).toEqual([]);
     expect(await restrictedImportErrors(code, 'shared-core/trade-core-node.ts')).toEqual([]);
+  });
+
+  test('a feature file importing another feature is an error; the same import in src/app is fine', async () => {
+    const code = "import { signalsStore } from '../signals/signals-store';\nexport const s = signalsStore;\n";
+    const errors = await zoneErrors(code, 'src/features/trades/trade-example.ts');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('A feature imports no other feature');
+    // Deeper in the feature, a dynamic import and a re-export are imports too.
+    const deeper = [
+      "export { SignalsPanel } from '../../signals/components/signals-panel';",
+      "export const load = () => import('../../balances/balances-store');",
+    ].join('\n');
+    expect(await zoneErrors(deeper, 'src/features/trades/components/example.tsx')).toHaveLength(2);
+    const fromApp =
+      "import { signalsStore } from '../features/signals/signals-store';\nexport const s = signalsStore;\n";
+    expect(await zoneErrors(fromApp, 'src/app/example.ts')).toEqual([]);
+    const fromRoute =
+      "import { signalsStore } from '../../features/signals/signals-store';\nexport const s = signalsStore;\n";
+    expect(await zoneErrors(fromRoute, 'src/app/routes/example-page.tsx')).toEqual([]);
+  });
+
+  test('a feature may import its own files, contracts/, shared-core/ and the shared folders of src/', async () => {
+    const code = [
+      "import { tradesStore } from './trades-store';",
+      "import { TradeStatus } from '../../../contracts';",
+      "import { sumDecimals } from '../../../shared-core/trade-core';",
+      "import { authStore } from '../../stores/auth-store';",
+      "import { formatFixed } from '../../lib/format';",
+      "import { Loader } from '../../components/ui';",
+      "import { PIN_CODE_LENGTH } from '../../config/constants';",
+      'export const all = [tradesStore, TradeStatus, sumDecimals, authStore, formatFixed, Loader, PIN_CODE_LENGTH];',
+    ].join('\n');
+    expect(await zoneErrors(code, 'src/features/trades/trade-example.ts')).toEqual([]);
+  });
+
+  test('a feature may not import src/app, and the shared folders import no feature', async () => {
+    const fromFeature =
+      "import { openTradeFromSignal } from '../../app/signal-trading';\nexport const o = openTradeFromSignal;\n";
+    expect(await zoneErrors(fromFeature, 'src/features/signals/signal-example.ts')).toHaveLength(1);
+    const fromStore =
+      "import { tradesStore } from '../features/trades/trades-store';\nexport const t = tradesStore;\n";
+    expect(await zoneErrors(fromStore, 'src/stores/example-store.ts')).toHaveLength(1);
+    expect(await zoneErrors(fromStore, 'src/lib/example.ts')).toHaveLength(1);
   });
 });

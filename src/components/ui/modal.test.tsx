@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { initTestI18n } from '../../app/testing/i18n-test';
+import { initTestI18n } from '../../testing/i18n-test';
 import { MODAL_CLOSE_MS } from '../../config/constants';
 import { Modal, ModalSize } from './modal';
 

@@ -9,7 +9,7 @@ export interface PlatformChipProps {
 const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** Black or white, whichever reads better on a #rgb / #rrggbb background (WCAG relative luminance). */
-export function readableTextColour(background: string): string {
+function readableTextColour(background: string): string {
   if (!HEX_COLOUR.test(background)) return 'var(--text)';
   let hex = background.slice(1);
   if (hex.length === 3) hex = [...hex].map((c) => c + c).join('');

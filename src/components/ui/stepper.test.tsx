@@ -2,8 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
-import { initTestI18n } from '../../app/testing/i18n-test';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
+import { initTestI18n } from '../../testing/i18n-test';
 import { clampValue, Stepper, stepValue, type StepperProps } from './stepper';
 
 beforeAll(async () => {

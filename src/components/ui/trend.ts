@@ -1,8 +1,8 @@
 // trend_moment of SPEC.md §3 (-1 bear, 0 flat, 1 bull): its colour and its label BULL / BEAR / FLET (§9).
 import { Palette } from './palette';
 
-export const TrendLabel = { BULL: 'BULL', BEAR: 'BEAR', FLET: 'FLET' } as const;
-export type TrendLabel = (typeof TrendLabel)[keyof typeof TrendLabel];
+const TrendLabel = { BULL: 'BULL', BEAR: 'BEAR', FLET: 'FLET' } as const;
+type TrendLabel = (typeof TrendLabel)[keyof typeof TrendLabel];
 
 export function trendLabel(trendMoment: number): TrendLabel {
   if (trendMoment > 0) return TrendLabel.BULL;

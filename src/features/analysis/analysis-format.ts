@@ -5,7 +5,7 @@ import { ANALYSIS_BUCKET_MS } from '../../../contracts';
 /** Correlations are shown to 3 decimals (SPEC.md §9). */
 export const CORRELATION_DECIMALS = 3;
 /** At most this many ticks on the lag axis (SPEC.md §9). */
-export const MAX_LAG_TICKS = 48;
+const MAX_LAG_TICKS = 48;
 
 /** Every lag when there are at most 48, otherwise every second, third… lag, always including 0. */
 export function lagTicks(lags: readonly number[]): number[] {

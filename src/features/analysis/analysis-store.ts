@@ -14,7 +14,7 @@ import { getAnalysis } from './api/get-analysis';
 /** Changes of the range are sent this long after the last one (SPEC.md §5, §9). */
 export const ANALYSIS_DEBOUNCE_MS = 800;
 /** The range a visit starts with: today and the six days before it. */
-export const ANALYSIS_DEFAULT_DAYS = 7;
+const ANALYSIS_DEFAULT_DAYS = 7;
 
 /** The answer shown when a range has no data, or when the request failed (failures are only logged). */
 export const EMPTY_ANALYSIS_RESULT: AnalysisResult = {
@@ -34,17 +34,17 @@ interface AnalysisState {
 }
 
 /** 00:00:00.000 local time of the day of `date`. */
-export function startOfLocalDay(date: Date): Date {
+function startOfLocalDay(date: Date): Date {
   return new Date(date.getFullYear(), date.getMonth(), date.getDate());
 }
 
 /** 23:59:59.099 local time of the day of `date` (SPEC.md §9 "Day range end 23:59:59.099"). */
-export function endOfLocalDay(date: Date): Date {
+function endOfLocalDay(date: Date): Date {
   return new Date(date.getFullYear(), date.getMonth(), date.getDate(), 23, 59, 59, 99);
 }
 
 /** The same time of day `days` calendar days away: a daylight-saving change does not move it off its day. */
-export function addLocalDays(date: Date, days: number): Date {
+function addLocalDays(date: Date, days: number): Date {
   return new Date(
     date.getFullYear(),
     date.getMonth(),
@@ -91,11 +91,11 @@ export function analysisRangeProblem(
 
 const dayOf = (iso: string | undefined, now: Date) => (iso ? new Date(iso) : now);
 
-export function setStartDay(date: Date): void {
+function setStartDay(date: Date): void {
   analysisStore.startDate = startOfLocalDay(date).toISOString();
 }
 
-export function setEndDay(date: Date): void {
+function setEndDay(date: Date): void {
   analysisStore.endDate = endOfLocalDay(date).toISOString();
 }
 

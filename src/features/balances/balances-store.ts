@@ -1,19 +1,21 @@
 // Account balance per platform_uuid (SPEC.md §3, §4 "Balance retrieval per platform"). Client mode (0) reads
 // the exchange account with the decrypted token; server mode (1) asks the API. Any failure removes the
-// platform's stored balance. The total sums total_margin_balance in exact decimals (trade-core).
+// platform's stored balance. The total sums total_margin_balance in exact decimals (trade-core). What else a
+// client-mode read is good for (reconciling the trades the exchange closed) is the app's rule: the caller hands
+// it in as `afterClientRead` (app/platform-keys.ts).
 import { proxy } from 'valtio';
 import type { AccountBalance } from '../../../contracts/balances';
 import { TradeSide } from '../../../contracts/preferences';
 import { TradeTokenLevel } from '../../../contracts/trade-tokens';
+import type { ExchangeClient } from '../../../shared-core/exchange-client';
 import { sumDecimals } from '../../../shared-core/trade-core';
-import { authStore } from '../auth/auth-store';
-import { addNotification, NotificationType } from '../notifications/notifications-store';
-import { platformsStore } from '../platforms/platforms-store';
-import { tradeSide } from '../preferences/preferences-store';
-import { getPinCode, pinCodeStore } from '../trade-tokens/pin-code-store';
-import { withPlatformExchange } from '../trade-tokens/platform-exchange';
-import { readTokenEnvelope } from '../trade-tokens/token-storage';
-import { reconcilePlatformAfterBalance } from '../trades/trade-reconcile';
+import { authStore } from '../../stores/auth-store';
+import { addNotification, NotificationType } from '../../stores/notifications-store';
+import { platformsStore } from '../../stores/platforms-store';
+import { tradeSide } from '../../stores/preferences-store';
+import { getPinCode, pinCodeStore } from '../../stores/pin-code-store';
+import { withPlatformExchange } from '../../stores/platform-exchange';
+import { readTokenEnvelope } from '../../stores/token-storage';
 import { getAccountBalance } from './api/get-account-balance';
 
 interface BalancesState {
@@ -22,11 +24,20 @@ interface BalancesState {
 
 export const balancesStore = proxy<BalancesState>({ balance_by_platform_uuid: {} });
 
+/**
+ * Runs after a client-mode read, with the platform's open exchange client; not awaited, so a slow follow-up
+ * never holds the balance back.
+ */
+export type AfterClientBalanceRead = (platformUuid: string, client: ExchangeClient) => Promise<void>;
+
 export function removePlatformBalance(platformUuid: string): void {
   delete balancesStore.balance_by_platform_uuid[platformUuid];
 }
 
-async function readBalance(platformUuid: string): Promise<AccountBalance | undefined> {
+async function readBalance(
+  platformUuid: string,
+  afterClientRead: AfterClientBalanceRead | undefined,
+): Promise<AccountBalance | undefined> {
   const pinCode = getPinCode(platformUuid);
   if (!pinCode) return undefined;
   if (tradeSide() === TradeSide.SERVER) {
@@ -43,18 +54,21 @@ async function readBalance(platformUuid: string): Promise<AccountBalance | undef
   if (!readTokenEnvelope(platformUuid)) return undefined;
   return withPlatformExchange(platformUuid, async (client) => {
     const balance = await client.getAccount();
-    // The token is open and the exchange answers: learn which client-mode trades the exchange closed.
-    // Best effort and not awaited, so a slow check never holds the balance back (trade-reconcile.ts).
-    void reconcilePlatformAfterBalance(platformUuid, client);
+    // The token is open and the exchange answers: the app learns which client-mode trades the exchange
+    // closed. Best effort and not awaited, so a slow check never holds the balance back.
+    if (afterClientRead) void afterClientRead(platformUuid, client);
     return balance;
   });
 }
 
 /** Reads one platform's balance; on any failure (or a missing PIN or token) its stored balance is removed. */
-export async function loadPlatformBalance(platformUuid: string): Promise<void> {
+export async function loadPlatformBalance(
+  platformUuid: string,
+  afterClientRead?: AfterClientBalanceRead,
+): Promise<void> {
   const pinCode = getPinCode(platformUuid);
   try {
-    const balance = await readBalance(platformUuid);
+    const balance = await readBalance(platformUuid, afterClientRead);
     // The PIN was removed or changed (or the token revoked) while the call ran: this answer is stale.
     if (getPinCode(platformUuid) !== pinCode) return;
     if (balance) balancesStore.balance_by_platform_uuid[platformUuid] = balance;
@@ -66,12 +80,12 @@ export async function loadPlatformBalance(platformUuid: string): Promise<void> {
 }
 
 /** Refreshes every platform that has a PIN (the others cannot have a balance). */
-export async function loadAllBalances(): Promise<void> {
+export async function loadAllBalances(afterClientRead?: AfterClientBalanceRead): Promise<void> {
   const withPin = Object.keys(pinCodeStore.pin_code_by_platform_uuid);
   for (const uuid of Object.keys(balancesStore.balance_by_platform_uuid)) {
     if (!withPin.includes(uuid)) removePlatformBalance(uuid);
   }
-  await Promise.all(withPin.map((uuid) => loadPlatformBalance(uuid)));
+  await Promise.all(withPin.map((uuid) => loadPlatformBalance(uuid, afterClientRead)));
 }
 
 /** Sum of total_margin_balance over the platforms, as an exact decimal string (SPEC.md §2 balance widget). */

@@ -2,8 +2,8 @@
 process.env.TZ = 'Europe/Kyiv';
 
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
-import { makeTrade } from '../trades/testing/trade-fixtures';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
+import { makeTrade } from '../../testing/trade-fixtures';
 import { getTradesHistory } from './api/get-trades-history';
 import {
   dayRange,

@@ -1,11 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BTC_UUID, ETH_UUID, makePrice } from '../../app/testing/live-fixtures';
-import { initTestI18n } from '../../app/testing/i18n-test';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { BTC_UUID, ETH_UUID, makePrice } from '../../testing/live-fixtures';
+import { initTestI18n } from '../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { PRICE_QUEUE_MAX_COUNT, PRICE_TICKER_INTERVAL_MS } from '../../config/constants';
-import { resetSymbolsStore, symbolsStore } from '../symbols/symbols-store';
+import { resetSymbolsStore, symbolsStore } from '../../stores/symbols-store';
 import { PriceTicker } from './components/price-ticker';
 import { dropOldestSymbolPrice, pricesStore, pushSymbolPrice, resetPricesStore } from './prices-store';
 

@@ -3,8 +3,8 @@
 // after the info disappears is a timer of the bar itself.
 import { proxy } from 'valtio';
 import type { PlatformPreferences } from '../../../contracts';
-import { loadPlatformPreferences, preferencesStore } from '../preferences/preferences-store';
-import { TradeTokenLevel } from '../trade-tokens/token-level';
+import { loadPlatformPreferences, preferencesStore } from '../../stores/preferences-store';
+import { TradeTokenLevel } from '../../stores/token-level';
 
 interface SignalInfoState {
   /** Platform of the card the trader is looking at; undefined when none. */

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { byUuid, makeSignal } from '../../app/testing/live-fixtures';
+import { byUuid, makeSignal } from '../../testing/live-fixtures';
 import { getRecentSignalList } from './api/get-recent-signal-list';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { SIGNAL_COUNTDOWN_S } from '../../config/constants';
-import { TradeTokenLevel } from '../trade-tokens/token-level';
+import { TradeTokenLevel } from '../../stores/token-level';
 import {
   expireSignals,
   loadRecentSignals,

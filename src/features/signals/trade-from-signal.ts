@@ -1,8 +1,8 @@
-// The trade button and the auto-open timer of a signal card both come here (SPEC.md §4 "Signal card").
+// The trade button and the auto-open timer of a signal card both come here (SPEC.md §4 "Signal card"). What
+// opening a trade means is the app's rule (app/signal-trading.ts): the card is handed it as `openTrade`.
 import type { Signal } from '../../../contracts';
 import { compareDecimals, mulDecimals } from '../../../shared-core/trade-core';
-import { TradeTokenLevel } from '../trade-tokens/token-level';
-import { openTradeFromSignal } from '../trades/trades-actions';
+import { TradeTokenLevel } from '../../stores/token-level';
 import { setSignalProcessing, signalsStore } from './signals-store';
 
 /** The trade button is enabled only when the platform's token level is TRADE_AVAILABLE (SPEC.md §4). */
@@ -10,12 +10,15 @@ export function canTradeSignal(tokenLevel: number | undefined): boolean {
   return tokenLevel === TradeTokenLevel.TRADE_AVAILABLE;
 }
 
+/** Opens a trade from a signal; the app's openTradeFromSignal. */
+export type OpenTradeFromSignal = (signalUuid: string) => Promise<void>;
+
 /** Opens a trade from a card once at a time: the card shows 'processing' until the attempt ends. */
-export async function tradeFromSignal(signalUuid: string): Promise<void> {
+export async function tradeFromSignal(signalUuid: string, openTrade: OpenTradeFromSignal): Promise<void> {
   if (signalsStore.processing_by_uuid[signalUuid] || !signalsStore.signal_by_uuid[signalUuid]) return;
   setSignalProcessing(signalUuid, true);
   try {
-    await openTradeFromSignal(signalUuid);
+    await openTrade(signalUuid);
   } catch (error) {
     // The trading flow reports its own failures as notifications; nothing may escape a click handler.
     console.error(error);

@@ -1,16 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { SIGNAL_TICK_MS } from '../../config/constants';
-import { preferencesStore } from '../preferences/preferences-store';
-import { tradeTokensStore } from '../trade-tokens/trade-tokens-store';
+import { preferencesStore } from '../../stores/preferences-store';
+import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { expireSignals, signalsStore } from './signals-store';
-import { isAutoOpenDue, tradeFromSignal } from './trade-from-signal';
+import { isAutoOpenDue, tradeFromSignal, type OpenTradeFromSignal } from './trade-from-signal';
 
 /**
  * The signal cards' clock, run once for the session (in the layout) so cards expire and auto-open whichever
  * page is shown: every second, cards whose 99 s countdown reached 0 are removed and cards that have run
- * trade_auto_open_delay seconds are traded, each at most once (SPEC.md §4 "Signal card").
+ * trade_auto_open_delay seconds are traded with `openTrade`, each at most once (SPEC.md §4 "Signal card").
  */
-export function useSignalTimers(isActive: boolean): void {
+export function useSignalTimers(isActive: boolean, openTrade: OpenTradeFromSignal): void {
   const autoOpened = useRef(new Set<string>());
   useEffect(() => {
     if (!isActive) return;
@@ -31,7 +31,7 @@ export function useSignalTimers(isActive: boolean): void {
         });
         if (!due) continue;
         attempted.add(signalUuid);
-        void tradeFromSignal(signalUuid);
+        void tradeFromSignal(signalUuid, openTrade);
       }
       // Forget cards that are gone, so the set stays as small as the list.
       for (const signalUuid of attempted) {
@@ -40,16 +40,5 @@ export function useSignalTimers(isActive: boolean): void {
     };
     const timer = setInterval(tick, SIGNAL_TICK_MS);
     return () => clearInterval(timer);
-  }, [isActive]);
-}
-
-/** Epoch ms, redrawn every second while `isActive`: the cards' countdowns read it. */
-export function useSecondClock(isActive = true): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!isActive) return;
-    const timer = setInterval(() => setNow(Date.now()), SIGNAL_TICK_MS);
-    return () => clearInterval(timer);
-  }, [isActive]);
-  return now;
+  }, [isActive, openTrade]);
 }

@@ -1,8 +1,8 @@
 import i18n from 'i18next';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { StatisticTradeItem } from '../../../contracts';
-import { initTestI18n } from '../../app/testing/i18n-test';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { initTestI18n } from '../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import {
   combinedOpenRoe,
   DAY_TICK_STEPS,

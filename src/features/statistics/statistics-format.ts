@@ -5,7 +5,7 @@ import type { StatisticTradeItem, StatisticTradePoint } from '../../../contracts
 import { addDecimals, sumDecimals, type DecimalText } from '../../../shared-core/trade-core';
 
 /** One last-day point represents this many minutes (SPEC.md §9). */
-export const STATISTIC_POINT_MINUTES = 5;
+const STATISTIC_POINT_MINUTES = 5;
 /** The dashboard reads the statistics again this often while it is open: one new point per 5 minutes. */
 export const STATISTICS_REFRESH_MS = STATISTIC_POINT_MINUTES * 60_000;
 /** At most this many x ticks on the month chart (SPEC.md §9). */

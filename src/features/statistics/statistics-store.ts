@@ -40,13 +40,13 @@ function initialState(): StatisticsState {
 export const statisticsStore = proxy<StatisticsState>(initialState());
 
 /** Stores the day list and its last point as last_information. */
-export function setStatisticTradeByDay(list: readonly StatisticTradePoint[]): void {
+function setStatisticTradeByDay(list: readonly StatisticTradePoint[]): void {
   statisticsStore.statistic_trade_by_day_list = [...list];
   statisticsStore.last_information = list.at(-1);
 }
 
 /** Stores the month list and its last item as yesterday_information. */
-export function setStatisticTradeByMonth(list: readonly StatisticTradeItem[]): void {
+function setStatisticTradeByMonth(list: readonly StatisticTradeItem[]): void {
   statisticsStore.statistic_trade_by_month_list = [...list];
   statisticsStore.yesterday_information = list.at(-1);
 }

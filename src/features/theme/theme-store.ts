@@ -13,7 +13,7 @@ function storedTheme(): Theme {
 
 export const themeStore = proxy<{ theme: Theme }>({ theme: storedTheme() });
 
-export function setTheme(theme: Theme): void {
+function setTheme(theme: Theme): void {
   themeStore.theme = theme;
   localStorage.setItem(StorageKey.SELECTED_THEME, theme);
 }

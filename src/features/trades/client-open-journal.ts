@@ -12,13 +12,12 @@ import { StorageKey } from '../../config/storage-keys';
 import { ApiError, ApiErrorKind } from '../../lib/api-client';
 import { ExchangeError, type ExchangeClient } from '../../../shared-core/exchange-client';
 import { completeInterruptedOpen, OpenFailure, TradeOpenError } from '../../../shared-core/trade-flow';
-import { authStore } from '../auth/auth-store';
-import { addNotification, NotificationType } from '../notifications/notifications-store';
-import { removeSignal } from '../signals/signals-store';
+import { authStore } from '../../stores/auth-store';
+import { addNotification, NotificationType } from '../../stores/notifications-store';
 import { clientTradeRecord, createClientTrade } from './api/create-client-trade';
 import { markTradeErrorAnnounced } from './trade-error-notices';
 import { exchangeErrorLine, failureLine } from './trade-notifications';
-import { scheduleOpenTradesRefetch } from './trades-store';
+import { announceSignalTraded, scheduleOpenTradesRefetch } from './trades-store';
 
 /**
  * A noted open is completed by another page only this long after it began: the page running it finishes in
@@ -154,7 +153,7 @@ export async function resumeClientOpens(platformUuid: string, client: ExchangeCl
       continue;
     }
     forget(open.signal_uuid);
-    removeSignal(open.signal_uuid);
+    announceSignalTraded(open.signal_uuid);
     recorded += 1;
     if (opened.trade_stop_order_id === null) {
       markTradeErrorAnnounced(open.signal_uuid, TradeError.STOP_MISSING);

@@ -5,8 +5,8 @@ import {
   NotificationType,
   notificationsStore,
   resetNotificationsStore,
-} from '../notifications/notifications-store';
-import { makeTrade } from './testing/trade-fixtures';
+} from '../../stores/notifications-store';
+import { makeTrade } from '../../testing/trade-fixtures';
 import { announceTradeErrors, markTradeErrorAnnounced, resetTradeErrorNotices } from './trade-error-notices';
 
 beforeEach(() => {

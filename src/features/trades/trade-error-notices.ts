@@ -4,7 +4,7 @@
 // anything this page did: an open the server completed after a restart, a reconciliation or a repair, another
 // tab. A marked row alone is easy to miss, and an unprotected position must never go unseen.
 import type { Trade, TradeError } from '../../../contracts';
-import { addNotification, NotificationType } from '../notifications/notifications-store';
+import { addNotification, NotificationType } from '../../stores/notifications-store';
 
 /** `${signal_uuid}:${trade_error}` of the trades announced in this page session. */
 const announced = new Set<string>();

@@ -3,7 +3,7 @@
 import { ApiError } from '../../lib/api-client';
 import { ExchangeError, ExchangeFailure } from '../../../shared-core/exchange-client';
 import { translateError, translateExchangeText } from '../../lib/i18n';
-import { addNotification, NotificationType } from '../notifications/notifications-store';
+import { addNotification, NotificationType } from '../../stores/notifications-store';
 
 /** The codes of SPEC.md §8 whose texts have a translation (exchange_error.{code} in the locales). */
 const TRANSLATED_EXCHANGE_CODES: ReadonlySet<number> = new Set([

@@ -1,8 +1,9 @@
 // Client-mode trades live on an exchange account only this browser can read, so only the SPA can learn that
 // the exchange closed one (its stop fired, or the trader closed it on the exchange). After each client-mode
-// balance read (balances-store) and before a repair, the open client-mode trades of the platform are checked
-// with lib/trade-flow.ts checkPositions and the ones the exchange closed are reported to the server. The
-// balance read also completes the client-mode opens a closed page left unfinished (client-open-journal.ts).
+// balance read (the app hands reconcilePlatformAfterBalance to it: app/platform-keys.ts) and before a repair,
+// the open client-mode trades of the platform are checked with shared-core/trade-flow.ts checkPositions and the
+// ones the exchange closed are reported to the server. The balance read also completes the client-mode opens a
+// closed page left unfinished (client-open-journal.ts).
 import { TradeSide } from '../../../contracts';
 import type { ExchangeClient } from '../../../shared-core/exchange-client';
 import { checkPositions, type PositionCheckInput } from '../../../shared-core/trade-flow';

@@ -10,12 +10,12 @@ import { ApiError, ApiErrorKind, UNKNOWN_ERROR_MESSAGE } from '../../lib/api-cli
 import type { ExchangeClient } from '../../../shared-core/exchange-client';
 import { translateError } from '../../lib/i18n';
 import { protectPosition } from '../../../shared-core/trade-flow';
-import { authStore } from '../auth/auth-store';
-import { platformsStore } from '../platforms/platforms-store';
-import { tradeSide } from '../preferences/preferences-store';
-import { pinCodeStore } from '../trade-tokens/pin-code-store';
-import { withPlatformExchange } from '../trade-tokens/platform-exchange';
-import { readTokenEnvelope } from '../trade-tokens/token-storage';
+import { authStore } from '../../stores/auth-store';
+import { platformsStore } from '../../stores/platforms-store';
+import { tradeSide } from '../../stores/preferences-store';
+import { pinCodeStore } from '../../stores/pin-code-store';
+import { withPlatformExchange } from '../../stores/platform-exchange';
+import { readTokenEnvelope } from '../../stores/token-storage';
 import { deleteTradeErrors } from './api/delete-trade-errors';
 import { setClientTradeStop } from './api/set-client-trade-stop';
 import { platformsWithLeftClientOpens, resumeClientOpens } from './client-open-journal';

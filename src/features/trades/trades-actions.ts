@@ -1,42 +1,22 @@
-// Opening and closing trades (SPEC.md §4 "Opening a trade", "Closing a trade") in client mode (the SPA runs
-// the exchange steps of lib/trade-flow.ts with the decrypted token, then records the result) and server mode
-// (the server runs the same steps with the token opened by pin_code). Failures become notifications
-// (trade-notifications.ts); the open trades are read again TRADE_REFETCH_DELAY_MS after each open or close.
-import {
-  TradeError,
-  TradeSide,
-  TradeStatus,
-  type ClosingTradeStatus,
-  type PlatformPreferences,
-  type Trade,
-} from '../../../contracts';
-import { ApiError, ApiErrorKind } from '../../lib/api-client';
-import { closePosition, OpenFailure, openPosition, TradeOpenError } from '../../../shared-core/trade-flow';
-import { authStore } from '../auth/auth-store';
-import { addNotification, NotificationType } from '../notifications/notifications-store';
-import { platformsStore } from '../platforms/platforms-store';
-import { loadPlatformPreferences, preferencesStore, tradeSide } from '../preferences/preferences-store';
-import { removeSignal, signalsStore } from '../signals/signals-store';
-import { symbolsStore } from '../symbols/symbols-store';
-import { getPinCode } from '../trade-tokens/pin-code-store';
-import { TradeTokenLevel } from '../trade-tokens/token-level';
-import { withPlatformExchange } from '../trade-tokens/platform-exchange';
-import { readTokenEnvelope } from '../trade-tokens/token-storage';
-import { getTradeTokenLevel } from '../trade-tokens/trade-tokens-store';
+// Closing trades (SPEC.md §4 "Closing a trade") in client mode (the SPA runs the exchange steps of
+// shared-core/trade-flow.ts with the decrypted token, then records the result) and server mode (the server runs
+// the same steps with the token opened by pin_code), and resetting a UI status. Failures become notifications
+// (trade-notifications.ts); the open trades are read again TRADE_REFETCH_DELAY_MS after each close. Opening a
+// trade starts from a signal card, so it is the app's (app/signal-trading.ts).
+import { TradeSide, TradeStatus, type ClosingTradeStatus, type Trade } from '../../../contracts';
+import { closePosition } from '../../../shared-core/trade-flow';
+import { authStore } from '../../stores/auth-store';
+import { platformsStore } from '../../stores/platforms-store';
+import { tradeSide } from '../../stores/preferences-store';
+import { getPinCode } from '../../stores/pin-code-store';
+import { TradeTokenLevel } from '../../stores/token-level';
+import { withPlatformExchange } from '../../stores/platform-exchange';
+import { readTokenEnvelope } from '../../stores/token-storage';
+import { getTradeTokenLevel } from '../../stores/trade-tokens-store';
 import { closeClientTrade } from './api/close-client-trade';
 import { closeServerTrade } from './api/close-server-trade';
-import { clientTradeRecord, createClientTrade } from './api/create-client-trade';
-import { createServerTrade } from './api/create-server-trade';
 import { updateTradeStatus } from './api/update-trade-status';
-import { runNotedClientOpen } from './client-open-journal';
-import { markTradeErrorAnnounced } from './trade-error-notices';
-import {
-  exchangeErrorLine,
-  failureLine,
-  notifyError,
-  notifyFailure,
-  notifySuccess,
-} from './trade-notifications';
+import { notifyError, notifyFailure, notifySuccess } from './trade-notifications';
 import {
   clearTradeUiStatus,
   removeTrade,
@@ -44,169 +24,6 @@ import {
   setTradeProcessing,
   tradesStore,
 } from './trades-store';
-
-/** The trade settings of a platform (SPEC.md §4 "trade settings exist"), read when not known yet. */
-async function platformPreferencesOf(platformUuid: string): Promise<PlatformPreferences | undefined> {
-  const known = preferencesStore.platform_preferences_by_uuid[platformUuid];
-  if (known) return { ...known };
-  await loadPlatformPreferences(platformUuid);
-  const loaded = preferencesStore.platform_preferences_by_uuid[platformUuid];
-  return loaded ? { ...loaded } : undefined;
-}
-
-/**
- * Opens a trade from a signal (SPEC.md §4 "Opening a trade"). Without a PIN, without token level
- * TRADE_AVAILABLE or without the platform's trade settings it silently does nothing. The mode is the global
- * preference trade_in_server_side. On success: 'Trade opened', the card goes, the open trades are read again.
- */
-export async function openTradeFromSignal(signalUuid: string): Promise<void> {
-  const signal = signalsStore.signal_by_uuid[signalUuid];
-  if (!signal) return;
-  const platformUuid = signal.platform_uuid;
-  const pinCode = getPinCode(platformUuid);
-  if (!pinCode || getTradeTokenLevel(platformUuid) !== TradeTokenLevel.TRADE_AVAILABLE) return;
-  const preferences = await platformPreferencesOf(platformUuid);
-  if (!preferences) return;
-  const base = { signal_uuid: signalUuid, ...preferences };
-  try {
-    if (tradeSide() === TradeSide.SERVER) {
-      const answered = await createServerTradeOrTimeout({ ...base, pin_code: pinCode });
-      if (!answered) return;
-    } else {
-      const opened = await openInClientMode(signalUuid, preferences);
-      if (!opened) return;
-    }
-  } catch (error) {
-    if (error instanceof TradeOpenError) {
-      notifyOpenFailure(error);
-      // The position was opened and closed again: the card goes. Its signal's order ids are spent, and trading
-      // it again would find the filled opening order and record a position that no longer exists.
-      if (error.failure === OpenFailure.STOP_REJECTED_POSITION_CLOSED) removeSignal(signalUuid);
-    } else notifyFailure('trades.notify.open_failed', error, [signal.symbol.symbol_pair]);
-    return;
-  }
-  notifySuccess('notification.trade_opened');
-  removeSignal(signalUuid);
-  scheduleOpenTradesRefetch();
-}
-
-/**
- * Server mode: the server runs the exchange steps, which can take longer than this page waits for an answer
- * (each exchange call may take its own time-out). A time-out here says nothing about the trade: the server
- * may still open it, and then tells every socket of the trader, so it shows in the list. Neither does a
- * connection lost while the server works (the server stopped half-way; after its restart the open is completed
- * or undone by reconciliation, docs/decisions.md "Faults"). The trader is told exactly that, and the card stays
- * (trading it again is refused while that trade exists). False on either; other failures are thrown.
- */
-async function createServerTradeOrTimeout(body: Parameters<typeof createServerTrade>[0]): Promise<boolean> {
-  try {
-    await createServerTrade(body);
-    return true;
-  } catch (error) {
-    const unknownOutcome: Partial<Record<string, string>> = {
-      [ApiErrorKind.TIMEOUT_ERROR]: 'trades.notify.server_open_timeout',
-      [ApiErrorKind.FETCH_ERROR]: 'trades.notify.server_open_lost',
-    };
-    const key = error instanceof ApiError ? unknownOutcome[error.kind] : undefined;
-    if (!key) throw error;
-    console.error(error);
-    addNotification(NotificationType.WARNING, key, { isOnlyManualClose: true });
-    return false;
-  }
-}
-
-/** Client mode: the exchange steps with the decrypted token, then the record. False when a check failed. */
-async function openInClientMode(signalUuid: string, preferences: PlatformPreferences): Promise<boolean> {
-  const signal = signalsStore.signal_by_uuid[signalUuid];
-  const platform = signal ? platformsStore.platform_dict[signal.platform_uuid] : undefined;
-  if (!signal || !platform) return false;
-  const user = authStore.user;
-  if (!user) {
-    notifyError('notification.current_user_not_found');
-    return false;
-  }
-  if (!readTokenEnvelope(signal.platform_uuid)) {
-    notifyError(['notification.trade_token_not_found', signal.symbol.symbol_pair]);
-    return false;
-  }
-  const symbol = symbolsStore.symbol_dict[signal.symbol.symbol_uuid];
-  if (!symbol) {
-    notifyError(['trades.notify.symbol_not_found', signal.symbol.symbol_pair]);
-    return false;
-  }
-  const note = {
-    signal_uuid: signalUuid,
-    ...preferences,
-    user_uuid: user.user_uuid,
-    platform_uuid: signal.platform_uuid,
-    symbol_pair: symbol.symbol_pair,
-    symbol_price_precision: symbol.symbol_price_precision,
-    trade_direction: signal.signal_direction_created,
-  };
-  // Noted before the market order, so a page closed before the record leaves the open to be completed at the
-  // next balance read (client-open-journal.ts).
-  const opened = await runNotedClientOpen(note, async () => {
-    const position = await withPlatformExchange(signal.platform_uuid, (client) =>
-      openPosition(client, {
-        symbol_pair: symbol.symbol_pair,
-        trade_direction: signal.signal_direction_created,
-        trade_margin: preferences.trade_margin,
-        trade_leverage: preferences.trade_leverage,
-        trade_stop_loss_percent: preferences.trade_stop_loss_percent,
-        symbol_price_precision: symbol.symbol_price_precision,
-        symbol_quantity_precision: symbol.symbol_quantity_precision,
-        signal_uuid: signalUuid,
-      }),
-    );
-    try {
-      await createClientTrade(clientTradeRecord(signalUuid, preferences, position));
-    } catch (error) {
-      // The position is open on the exchange but not recorded: the note stays, so the next balance read
-      // records it; opening from the same card again also finds the filled order by its client id and records
-      // it instead of opening a second position (lib/trade-flow.ts).
-      console.error(error);
-      addNotification(
-        NotificationType.ERROR,
-        ['trades.notify.record_failed', symbol.symbol_pair, failureLine(error)],
-        { isOnlyManualClose: true },
-      );
-      return undefined;
-    }
-    return position;
-  });
-  if (!opened) return false;
-  if (opened.trade_stop_order_id === null) {
-    // The position is open without its exchange-side stop: this must stay in view until the trader acts.
-    markTradeErrorAnnounced(signalUuid, TradeError.STOP_MISSING);
-    addNotification(
-      NotificationType.WARNING,
-      [
-        'trades.notify.opened_without_stop',
-        symbol.symbol_pair,
-        ...(opened.stop_error ? [exchangeErrorLine(opened.stop_error)] : []),
-      ],
-      { isOnlyManualClose: true },
-    );
-  }
-  return true;
-}
-
-/** The market order was sent but the open did not complete (lib/trade-flow.ts OpenFailure). */
-function notifyOpenFailure(error: TradeOpenError): void {
-  console.error(error);
-  if (error.failure === OpenFailure.STOP_REJECTED_POSITION_CLOSED) {
-    notifyError(['trades.notify.stop_rejected_position_closed', exchangeErrorLine(error.cause)]);
-    return;
-  }
-  // ORDER_UNCONFIRMED: the position may or may not exist and nothing is recorded (no entry price is known), so
-  // Repair cannot see it. Trading the same card again looks the order up by its client id and records the
-  // position if it was filled, never opening a second one (lib/trade-flow.ts); the card is kept for that.
-  addNotification(
-    NotificationType.ERROR,
-    ['trades.notify.order_unconfirmed', exchangeErrorLine(error.cause)],
-    { isOnlyManualClose: true },
-  );
-}
 
 type TradeCopy = Pick<
   Trade,

@@ -2,19 +2,19 @@
 // the UI-status clock start, and the open-trades read (the API call is mocked).
 import { subscribe } from 'valtio';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BTC_UUID, byUuid, ETH_UUID, makeSignal } from '../../app/testing/live-fixtures';
-import { loadTradeCoreForTests } from '../../app/testing/load-trade-core';
+import { BTC_UUID, ETH_UUID } from '../../testing/live-fixtures';
+import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
 import { compareDecimals, sumDecimals } from '../../../shared-core/trade-core';
-import { pushSignals, resetSignalsStore, signalsStore } from '../signals/signals-store';
 import { getOpenTrades } from './api/get-open-trades';
-import { makeCalculated, makeTrade } from './testing/trade-fixtures';
+import { makeCalculated, makeTrade } from '../../testing/trade-fixtures';
 import {
   applyTradeCalculated,
   clearTradeUiStatus,
   countOpenTrades,
   findOpenTradeUuidsBySymbol,
   loadOpenTrades,
+  onSignalTraded,
   removeTrade,
   resetTradesStore,
   scheduleOpenTradesRefetch,
@@ -202,15 +202,15 @@ describe('reading the open trades', () => {
     logged.mockRestore();
   });
 
-  test('the card of a signal that has an open trade goes', async () => {
-    resetSignalsStore();
-    const trade = makeTrade();
-    const traded = makeSignal({ signal_uuid: trade.signal_uuid });
-    const other = makeSignal();
-    pushSignals(byUuid(traded, other));
-    vi.mocked(getOpenTrades).mockResolvedValueOnce([trade]);
+  test('the signal of every trade read is announced as traded (the app removes its card)', async () => {
+    const first = makeTrade();
+    const second = makeTrade();
+    const traded: string[] = [];
+    const stop = onSignalTraded((signalUuid) => traded.push(signalUuid));
+    vi.mocked(getOpenTrades).mockResolvedValueOnce([first, second]);
     await loadOpenTrades();
-    expect(signalsStore.signal_list).toEqual([other.signal_uuid]);
+    stop();
+    expect(traded).toEqual([first.signal_uuid, second.signal_uuid]);
   });
 
   test('a scheduled re-read runs once, 1000 ms later (SPEC.md §4, §9)', async () => {

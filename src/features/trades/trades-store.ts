@@ -7,7 +7,6 @@ import { proxy } from 'valtio';
 import { TradeStatus, type Trade, type TradeCalculated, type TradeTrendData } from '../../../contracts';
 import { TRADE_REFETCH_DELAY_MS } from '../../config/constants';
 import { addDecimals, possibleLoss, subDecimals, sumDecimals } from '../../../shared-core/trade-core';
-import { removeSignal } from '../signals/signals-store';
 import { getOpenTrades } from './api/get-open-trades';
 import { getTradeTrendByUuid } from './api/get-trade-trend-by-uuid';
 import { announceTradeErrors } from './trade-error-notices';
@@ -214,6 +213,25 @@ export function countOpenTrades(state: Pick<TradesState, 'open_trade_count'>): n
   return state.open_trade_count;
 }
 
+/**
+ * Told the signal_uuid of each trade this page learns exists (every open trade of a read, and an open a closed
+ * page left unfinished once recorded). The app removes that signal's card (app/signal-trading.ts, SPEC.md §4
+ * "Opening a trade"); the trades feature knows no signal card.
+ */
+type SignalTradedListener = (signalUuid: string) => void;
+const signalTradedListeners = new Set<SignalTradedListener>();
+
+/** Adds a listener of traded signals; returns the function that removes it. */
+export function onSignalTraded(listener: SignalTradedListener): () => void {
+  signalTradedListeners.add(listener);
+  return () => signalTradedListeners.delete(listener);
+}
+
+/** Tells the listeners that `signalUuid` has a trade now. */
+export function announceSignalTraded(signalUuid: string): void {
+  for (const listener of signalTradedListeners) listener(signalUuid);
+}
+
 // The one pending re-read of the open trades; a timer, so not store state (DESIGN.md).
 let refetchTimer: ReturnType<typeof setTimeout> | undefined;
 // Answers of reads started before the latest one are dropped.
@@ -231,7 +249,7 @@ export async function loadOpenTrades(): Promise<void> {
     announceTradeErrors(trades);
     // A card whose signal has a trade goes (SPEC.md §4 "Opening a trade"), also when the trade was opened
     // after this page stopped waiting, or in another tab.
-    for (const trade of trades) removeSignal(trade.signal_uuid);
+    for (const trade of trades) announceSignalTraded(trade.signal_uuid);
     tradesStore.is_loaded = true;
   } catch (error) {
     console.error(error);

@@ -4,13 +4,13 @@
 import { useEffect } from 'react';
 import { CLOSING_STATUS_OF_UI_STATUS } from '../../../contracts';
 import { TRADE_STATUS_TICK_MS } from '../../config/constants';
-import { preferencesStore } from '../preferences/preferences-store';
+import { preferencesStore } from '../../stores/preferences-store';
 import { uiStatusPlan, uiStatusSecondsLeft, UiStatusAction } from './trade-ui-status';
 import { closeTrade, resetTradeStatus } from './trades-actions';
 import { tradesStore } from './trades-store';
 
 /** Acts on every due UI status once; `handled` remembers trade_uuid → the status start it acted on. */
-export function actOnDueUiStatuses(handled: Map<string, number>, nowMs: number = Date.now()): void {
+function actOnDueUiStatuses(handled: Map<string, number>, nowMs: number = Date.now()): void {
   const delayS = preferencesStore.trade_preferences?.trade_auto_close_delay ?? 0;
   for (const [tradeUuid, sinceMs] of Object.entries(tradesStore.ui_status_since_by_uuid)) {
     const uiStatus = tradesStore.trade_by_uuid_dict[tradeUuid]?.trade_ui_status;

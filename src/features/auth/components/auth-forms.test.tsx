@@ -2,15 +2,15 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
-import { initTestI18n } from '../../../app/testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
+import { initTestI18n } from '../../../testing/i18n-test';
 import { ApiError, ApiErrorKind } from '../../../lib/api-client';
 import { LoginModal } from './login-modal';
 import { SignupModal } from './signup-modal';
 
 const loginUser = vi.fn();
 const signupUser = vi.fn();
-vi.mock('../auth-store', () => ({
+vi.mock('../../../stores/auth-store', () => ({
   loginUser: (...args: unknown[]) => loginUser(...args),
   signupUser: (...args: unknown[]) => signupUser(...args),
 }));

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { loginBody, type LoginBody } from '../../../../contracts/auth';
-import { loginUser } from '../auth-store';
+import { loginUser } from '../../../stores/auth-store';
 import { AuthDialog, useAuthSubmit } from './auth-dialog';
 import { FormField } from './form-field';
 

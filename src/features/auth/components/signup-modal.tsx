@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { signupBody, type SignupBody } from '../../../../contracts/auth';
-import { signupUser } from '../auth-store';
+import { signupUser } from '../../../stores/auth-store';
 import { AuthDialog, useAuthSubmit } from './auth-dialog';
 import { FormField } from './form-field';
 

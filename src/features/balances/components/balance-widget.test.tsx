@@ -1,10 +1,10 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
-import { initTestI18n } from '../../../app/testing/i18n-test';
-import { authStore, resetAuthStore } from '../../auth/auth-store';
-import { platformsStore, resetPlatformsStore } from '../../platforms/platforms-store';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
+import { initTestI18n } from '../../../testing/i18n-test';
+import { authStore, resetAuthStore } from '../../../stores/auth-store';
+import { platformsStore, resetPlatformsStore } from '../../../stores/platforms-store';
 import { balancesStore, resetBalancesStore } from '../balances-store';
 import { BalanceWidget } from './balance-widget';
 

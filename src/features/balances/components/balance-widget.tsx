@@ -4,8 +4,8 @@ import { useSnapshot } from 'valtio';
 import { BALANCE_DECIMALS } from '../../../config/constants';
 import { Loader, Modal, ModalSize } from '../../../components/ui';
 import { formatFixed } from '../../../lib/format';
-import { authStore } from '../../auth/auth-store';
-import { platformsStore } from '../../platforms/platforms-store';
+import { authStore } from '../../../stores/auth-store';
+import { platformsStore } from '../../../stores/platforms-store';
 import { balancesStore, totalMarginBalance } from '../balances-store';
 import './balances.css';
 

@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import { BALANCE_DECIMALS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { PlatformChip } from '../../../components/ui';
-import { platformsStore, sortedPlatforms } from '../../platforms/platforms-store';
+import { platformsStore, sortedPlatforms } from '../../../stores/platforms-store';
 import { balancesStore, totalMarginBalance } from '../balances-store';
 
 /** Per-platform balances and their sum (SPEC.md §3 Account balance). */

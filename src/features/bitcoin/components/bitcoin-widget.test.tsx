@@ -1,8 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { initTestI18n } from '../../../app/testing/i18n-test';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { initTestI18n } from '../../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { getBitcoinPublicTrendData } from '../api/get-bitcoin-public-trend-data';
 import { resetBitcoinStore, setBitcoinInformation } from '../bitcoin-store';
 import { BitcoinWidget } from './bitcoin-widget';

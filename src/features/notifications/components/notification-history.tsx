@@ -5,7 +5,7 @@ import {
   clearNotificationHistory,
   notificationsStore,
   toggleNotificationHistory,
-} from '../notifications-store';
+} from '../../../stores/notifications-store';
 import { NOTIFICATION_PALETTE, NotificationDescription, RelativeTime, useNow } from './notification-text';
 import './notifications.css';
 

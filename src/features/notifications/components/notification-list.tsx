@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { closeNotification, notificationsStore } from '../notifications-store';
+import { closeNotification, notificationsStore } from '../../../stores/notifications-store';
 import { NOTIFICATION_PALETTE, NotificationDescription, RelativeTime, useNow } from './notification-text';
 import './notifications.css';
 

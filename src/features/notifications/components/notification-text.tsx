@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTIFICATION_CLOCK_TICK_MS, NOTIFICATION_NOW_THRESHOLD_MS } from '../../../config/constants';
-import { minutesAgo, NotificationType } from '../notifications-store';
+import { minutesAgo, NotificationType } from '../../../stores/notifications-store';
 import { Palette } from '../../../components/ui';
 
 export const NOTIFICATION_PALETTE: Readonly<Record<NotificationType, Palette>> = {

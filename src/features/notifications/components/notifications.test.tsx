@@ -1,9 +1,13 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { initTestI18n } from '../../../app/testing/i18n-test';
+import { initTestI18n } from '../../../testing/i18n-test';
 import { NOTIFICATION_CLOCK_TICK_MS } from '../../../config/constants';
-import { addNotification, NotificationType, resetNotificationsStore } from '../notifications-store';
+import {
+  addNotification,
+  NotificationType,
+  resetNotificationsStore,
+} from '../../../stores/notifications-store';
 import { NotificationHistory, NotificationToggle } from './notification-history';
 import { NotificationList } from './notification-list';
 

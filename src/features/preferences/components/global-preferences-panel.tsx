@@ -3,7 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { TRADE_PREFERENCE_BOUNDS, TradeSide, type TradePreferences } from '../../../../contracts/preferences';
 import { Loader, Stepper } from '../../../components/ui';
-import { loadTradePreferences, preferencesStore, saveTradePreferences } from '../preferences-store';
+import {
+  loadTradePreferences,
+  preferencesStore,
+  saveTradePreferences,
+} from '../../../stores/preferences-store';
 import { useDebouncedSave } from './use-debounced-save';
 import './preferences.css';
 

@@ -4,7 +4,11 @@ import { useSnapshot } from 'valtio';
 import { PLATFORM_PREFERENCE_BOUNDS, type PlatformPreferences } from '../../../../contracts/preferences';
 import type { Platform } from '../../../../contracts/platforms';
 import { Loader, Stepper } from '../../../components/ui';
-import { loadPlatformPreferences, preferencesStore, savePlatformPreferences } from '../preferences-store';
+import {
+  loadPlatformPreferences,
+  preferencesStore,
+  savePlatformPreferences,
+} from '../../../stores/preferences-store';
 import { SaveState } from './global-preferences-panel';
 import { useDebouncedSave } from './use-debounced-save';
 

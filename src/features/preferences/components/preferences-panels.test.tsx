@@ -1,12 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import type { Platform } from '../../../../contracts/platforms';
-import { initTestI18n } from '../../../app/testing/i18n-test';
+import { initTestI18n } from '../../../testing/i18n-test';
 import { PREFERENCE_SAVE_DEBOUNCE_MS } from '../../../config/constants';
-import { notificationsStore, resetNotificationsStore } from '../../notifications/notifications-store';
-import { resetPreferencesStore } from '../preferences-store';
+import { notificationsStore, resetNotificationsStore } from '../../../stores/notifications-store';
+import { resetPreferencesStore } from '../../../stores/preferences-store';
 import { GlobalPreferencesPanel } from './global-preferences-panel';
 import { PlatformPreferencesPanel } from './platform-preferences-panel';
 
@@ -16,10 +16,18 @@ const api = vi.hoisted(() => ({
   getPlatformPreferences: vi.fn(),
   setPlatformPreferences: vi.fn(),
 }));
-vi.mock('../api/get-trade-preferences', () => ({ getTradePreferences: api.getTradePreferences }));
-vi.mock('../api/set-trade-preferences', () => ({ setTradePreferences: api.setTradePreferences }));
-vi.mock('../api/get-platform-preferences', () => ({ getPlatformPreferences: api.getPlatformPreferences }));
-vi.mock('../api/set-platform-preferences', () => ({ setPlatformPreferences: api.setPlatformPreferences }));
+vi.mock('../../../stores/api/get-trade-preferences', () => ({
+  getTradePreferences: api.getTradePreferences,
+}));
+vi.mock('../../../stores/api/set-trade-preferences', () => ({
+  setTradePreferences: api.setTradePreferences,
+}));
+vi.mock('../../../stores/api/get-platform-preferences', () => ({
+  getPlatformPreferences: api.getPlatformPreferences,
+}));
+vi.mock('../../../stores/api/set-platform-preferences', () => ({
+  setPlatformPreferences: api.setPlatformPreferences,
+}));
 
 const GLOBAL = {
   trade_auto_open_delay: 1,

@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import { DirectionIcon, trendPalette } from '../../../components/ui';
 import { PRICE_TICKER_INTERVAL_MS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
-import { symbolsStore } from '../../symbols/symbols-store';
+import { symbolsStore } from '../../../stores/symbols-store';
 import { dropOldestSymbolPrice, pricesStore } from '../prices-store';
 import './prices.css';
 

@@ -5,11 +5,16 @@ import { SignalDirection } from '../../../../contracts';
 import { Chip, DirectionIcon, Palette, PlatformChip, trendLabel, trendPalette } from '../../../components/ui';
 import { PERCENT_DECIMALS, SIGNAL_COUNTDOWN_S } from '../../../config/constants';
 import { formatFixed, formatFractionAsPercent } from '../../../lib/format';
-import { preferencesStore } from '../../preferences/preferences-store';
-import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { preferencesStore } from '../../../stores/preferences-store';
+import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { hideSignalInfo, showSignalInfo } from '../signal-info-store';
 import { removeSignal, signalsStore } from '../signals-store';
-import { canTradeSignal, isAutoOpenDue, tradeFromSignal } from '../trade-from-signal';
+import {
+  canTradeSignal,
+  isAutoOpenDue,
+  tradeFromSignal,
+  type OpenTradeFromSignal,
+} from '../trade-from-signal';
 import { useDetailParam } from '../../../lib/use-detail-param';
 
 /** The query parameter that opens 'Signal Trend Data' (SPEC.md §2). */
@@ -74,6 +79,8 @@ export interface SignalCardProps {
   secondsLeft: number;
   /** Seconds the card has run, for the auto-open hint. */
   elapsedS: number;
+  /** What the trade button does: the app's openTradeFromSignal. */
+  onTrade: OpenTradeFromSignal;
 }
 
 /**
@@ -81,7 +88,7 @@ export interface SignalCardProps {
  * symbol's precision, accuracy in percent, trend label and neuron; the countdown and the trade button.
  * While the pointer or focus is on it, the header's signal-info bar shows its platform's trade settings.
  */
-export function SignalCard({ signalUuid, secondsLeft, elapsedS }: SignalCardProps) {
+export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: SignalCardProps) {
   const { t } = useTranslation();
   const { open: openSignalDetail } = useDetailParam(SIGNAL_DETAIL_PARAM);
   const { signal_by_uuid, processing_by_uuid } = useSnapshot(signalsStore);
@@ -236,7 +243,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS }: SignalCardProp
               disabled={!canTrade || isProcessing}
               aria-busy={isProcessing}
               aria-describedby={tooltipId}
-              onClick={() => void tradeFromSignal(signalUuid)}
+              onClick={() => void tradeFromSignal(signalUuid, onTrade)}
               data-testid="signal-trade"
             >
               {isBuy ? t('signal.trade_buy') : t('signal.trade_sell')}

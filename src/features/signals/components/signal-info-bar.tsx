@@ -5,9 +5,9 @@ import { useSnapshot } from 'valtio';
 import { Palette } from '../../../components/ui';
 import { PERCENT_DECIMALS, SIGNAL_INFO_HIDE_DELAY_MS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
-import { preferencesStore } from '../../preferences/preferences-store';
-import { TradeTokenLevel } from '../../trade-tokens/token-level';
-import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { preferencesStore } from '../../../stores/preferences-store';
+import { TradeTokenLevel } from '../../../stores/token-level';
+import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { signalInfoOf, signalInfoStore, type SignalInfo } from '../signal-info-store';
 import './signals.css';
 

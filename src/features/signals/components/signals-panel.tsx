@@ -1,17 +1,19 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { preferencesStore } from '../../preferences/preferences-store';
+import { preferencesStore } from '../../../stores/preferences-store';
 import { signalSecondsLeft, signalsStore } from '../signals-store';
-import { useSecondClock } from '../use-signal-timers';
+import type { OpenTradeFromSignal } from '../trade-from-signal';
+import { useSecondClock } from '../../../lib/use-second-clock';
 import { SignalCard } from './signal-card';
 import './signals.css';
 
 /**
  * The panel of signal cards (SPEC.md §2 "Signals"), newest first. It redraws every second for the
- * countdowns; removal at 0 and auto-open run in the session's signal clock (useSignalTimers).
+ * countdowns; removal at 0 and auto-open run in the session's signal clock (useSignalTimers). `onTrade` is what a
+ * card's trade button does (the app's openTradeFromSignal).
  */
-export function SignalsPanel() {
+export function SignalsPanel({ onTrade }: { onTrade: OpenTradeFromSignal }) {
   const { t } = useTranslation();
   const { signal_list, countdown_start_by_uuid } = useSnapshot(signalsStore);
   const { trade_preferences } = useSnapshot(preferencesStore);
@@ -56,7 +58,7 @@ export function SignalsPanel() {
         ) : (
           <div className="signals-grid">
             {cards.map((card) => (
-              <SignalCard key={card.signalUuid} {...card} />
+              <SignalCard key={card.signalUuid} {...card} onTrade={onTrade} />
             ))}
           </div>
         )}

@@ -2,22 +2,23 @@ import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { byUuid, makeSignal, NEURON_UUID, PLATFORM_UUID } from '../../../app/testing/live-fixtures';
-import { initTestI18n } from '../../../app/testing/i18n-test';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { byUuid, makeSignal, NEURON_UUID, PLATFORM_UUID } from '../../../testing/live-fixtures';
+import { initTestI18n } from '../../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { SIGNAL_INFO_HIDE_DELAY_MS } from '../../../config/constants';
-import { preferencesStore, resetPreferencesStore } from '../../preferences/preferences-store';
-import { TradeTokenLevel } from '../../trade-tokens/token-level';
-import { resetTradeTokensStore, tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
-import { openTradeFromSignal } from '../../trades/trades-actions';
+import { preferencesStore, resetPreferencesStore } from '../../../stores/preferences-store';
+import { TradeTokenLevel } from '../../../stores/token-level';
+import { resetTradeTokensStore, tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { resetSignalInfoStore } from '../signal-info-store';
 import { pushSignals, removeSignal, resetSignalsStore, signalsStore } from '../signals-store';
+import type { OpenTradeFromSignal } from '../trade-from-signal';
 import { useSignalTimers } from '../use-signal-timers';
 import { neuronChipText } from './signal-card';
 import { SignalInfoBar } from './signal-info-bar';
 import { SignalsPanel } from './signals-panel';
 
-vi.mock('../../trades/trades-actions', () => ({ openTradeFromSignal: vi.fn(async () => undefined) }));
+// What a card's trade does is the app's rule (app/signal-trading.ts); the cards are handed it, here a spy.
+const openTradeFromSignal = vi.fn<OpenTradeFromSignal>(async () => undefined);
 
 beforeAll(async () => {
   await loadTradeCoreForTests();
@@ -28,7 +29,7 @@ beforeEach(() => {
   resetSignalInfoStore();
   resetPreferencesStore();
   resetTradeTokensStore();
-  vi.mocked(openTradeFromSignal).mockClear();
+  openTradeFromSignal.mockClear();
   vi.useFakeTimers({ now: 1_000_000 });
 });
 afterEach(() => {
@@ -43,11 +44,11 @@ function Location() {
 
 /** The session's signal clock, the header bar and the panel, as the layout mounts them. */
 function Session() {
-  useSignalTimers(true);
+  useSignalTimers(true, openTradeFromSignal);
   return (
     <>
       <SignalInfoBar />
-      <SignalsPanel />
+      <SignalsPanel onTrade={openTradeFromSignal} />
       <Location />
     </>
   );
@@ -160,9 +161,7 @@ describe('signal card', () => {
 
   test('clicking trade calls openTradeFromSignal; the card reads "processing" until it ends', async () => {
     let finish: () => void = () => undefined;
-    vi.mocked(openTradeFromSignal).mockImplementationOnce(
-      () => new Promise<void>((resolve) => (finish = resolve)),
-    );
+    openTradeFromSignal.mockImplementationOnce(() => new Promise<void>((resolve) => (finish = resolve)));
     const signal = makeSignal();
     pushSignals(byUuid(signal));
     setTokenLevel(TradeTokenLevel.TRADE_AVAILABLE);

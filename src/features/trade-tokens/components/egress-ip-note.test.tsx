@@ -2,12 +2,12 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Platform } from '../../../../contracts/platforms';
-import { initTestI18n } from '../../../app/testing/i18n-test';
-import { getEgressIp } from '../api/get-egress-ip';
-import { resetTradeTokensStore } from '../trade-tokens-store';
+import { initTestI18n } from '../../../testing/i18n-test';
+import { getEgressIp } from '../../../stores/api/get-egress-ip';
+import { resetTradeTokensStore } from '../../../stores/trade-tokens-store';
 import { EgressIpNote } from './egress-ip-note';
 
-vi.mock('../api/get-egress-ip', () => ({ getEgressIp: vi.fn() }));
+vi.mock('../../../stores/api/get-egress-ip', () => ({ getEgressIp: vi.fn() }));
 
 const platform: Platform = {
   platform_uuid: '64a83a9d-c1ba-4000-a482-bb0c4d55af1c',

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { Platform } from '../../../../contracts/platforms';
-import { loadEgressIp, tradeTokensStore } from '../trade-tokens-store';
+import { loadEgressIp, tradeTokensStore } from '../../../stores/trade-tokens-store';
 
 /**
  * The address to allow on an IP-restricted API key (docs/relay.md "IP allow-list"): Binance asks for one for

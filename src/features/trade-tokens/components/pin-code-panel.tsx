@@ -3,15 +3,23 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { PIN_CODE_LENGTH } from '../../../config/constants';
 import { translateError } from '../../../lib/i18n';
-import { addNotification, NotificationType } from '../../notifications/notifications-store';
-import { pinCodeStore } from '../pin-code-store';
-import { removePinCode, setPinCode, TradeTokenError } from '../trade-tokens-store';
+import { addNotification, NotificationType } from '../../../stores/notifications-store';
+import { pinCodeStore } from '../../../stores/pin-code-store';
+import { TradeTokenError } from '../../../stores/trade-tokens-store';
 
 /**
  * PIN panel of SPEC.md §2: 'Enter PIN Code' without a PIN; with one, the PIN as stars with 'Change PIN Code'
  * and 'Remove PIN Code'. The form's Save is enabled only for exactly PIN_CODE_LENGTH characters.
  */
-export function PinCodePanel({ platformUuid }: { platformUuid: string }) {
+export interface PinCodePanelProps {
+  platformUuid: string;
+  /** Saves the PIN (the app's savePinCode: the balance follows); throws for the form. */
+  onSave: (platformUuid: string, pinCode: string) => Promise<void>;
+  /** Forgets the PIN (the app's forgetPinCode). */
+  onRemove: (platformUuid: string) => Promise<void>;
+}
+
+export function PinCodePanel({ platformUuid, onSave, onRemove }: PinCodePanelProps) {
   const { t } = useTranslation();
   const inputId = useId();
   const { pin_code_by_platform_uuid } = useSnapshot(pinCodeStore);
@@ -28,7 +36,7 @@ export function PinCodePanel({ platformUuid }: { platformUuid: string }) {
   const save = async () => {
     setIsBusy(true);
     try {
-      await setPinCode(platformUuid, value);
+      await onSave(platformUuid, value);
       cancel();
     } catch (error) {
       addNotification(
@@ -94,11 +102,7 @@ export function PinCodePanel({ platformUuid }: { platformUuid: string }) {
       <button type="button" className="button is-small" onClick={() => setIsEditing(true)}>
         {t('pin.change')}
       </button>
-      <button
-        type="button"
-        className="button is-small is-danger"
-        onClick={() => void removePinCode(platformUuid)}
-      >
+      <button type="button" className="button is-small is-danger" onClick={() => void onRemove(platformUuid)}>
         {t('pin.remove')}
       </button>
     </div>

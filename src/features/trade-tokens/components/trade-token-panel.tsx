@@ -5,15 +5,13 @@ import { TradeTokenMessage } from '../../../../contracts/trade-tokens';
 import type { Platform } from '../../../../contracts/platforms';
 import { PAPER_PLATFORM_NAME } from '../../../config/constants';
 import { formatDateTime, translateError } from '../../../lib/i18n';
-import { addNotification, NotificationType } from '../../notifications/notifications-store';
-import { pinCodeStore } from '../pin-code-store';
+import { addNotification, NotificationType } from '../../../stores/notifications-store';
+import { pinCodeStore } from '../../../stores/pin-code-store';
 import {
-  addTradeToken,
   createPaperAccountCredentials,
-  revokePlatformTradeToken,
   TradeTokenError,
   tradeTokensStore,
-} from '../trade-tokens-store';
+} from '../../../stores/trade-tokens-store';
 
 /** SPEC.md §4 messages a token can carry → translation keys. */
 const MESSAGE_KEY: Readonly<Record<string, string>> = {
@@ -31,7 +29,15 @@ function errorText(error: unknown, t: (key: string) => string): string {
  * 'Add new Trade Token' (or the PIN hint). On the Paper Futures platform 'Create paper account' provisions a
  * funded paper-exchange account and fills the form.
  */
-export function TradeTokenPanel({ platform }: { platform: Platform }) {
+export interface TradeTokenPanelProps {
+  platform: Platform;
+  /** Adds the token (the app's addToken: the balance follows); throws for the form. */
+  onAdd: (platformUuid: string, apiKey: string, apiSecret: string) => Promise<void>;
+  /** Revokes the token (the app's revokeToken); throws when the call fails. */
+  onRevoke: (platformUuid: string) => Promise<void>;
+}
+
+export function TradeTokenPanel({ platform, onAdd, onRevoke }: TradeTokenPanelProps) {
   const { t } = useTranslation();
   const uuid = platform.platform_uuid;
   const keyId = useId();
@@ -98,7 +104,7 @@ export function TradeTokenPanel({ platform }: { platform: Platform }) {
           type="button"
           className="button is-danger is-small"
           disabled={isBusy}
-          onClick={() => void run(() => revokePlatformTradeToken(uuid))}
+          onClick={() => void run(() => onRevoke(uuid))}
         >
           {t('trade_token.revoke')}
         </button>
@@ -146,7 +152,7 @@ export function TradeTokenPanel({ platform }: { platform: Platform }) {
       onSubmit={(event) => {
         event.preventDefault();
         void run(async () => {
-          await addTradeToken(uuid, apiKey, apiSecret);
+          await onAdd(uuid, apiKey, apiSecret);
           closeForm();
         });
       }}

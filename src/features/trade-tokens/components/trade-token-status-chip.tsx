@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Chip, Palette } from '../../../components/ui';
-import { TradeTokenLevel } from '../token-level';
+import { TradeTokenLevel } from '../../../stores/token-level';
 
 const LEVEL_CHIP: Readonly<Record<TradeTokenLevel, { key: string; palette: Palette }>> = {
   [TradeTokenLevel.TRADE_AVAILABLE]: { key: 'trade_token.status.available', palette: Palette.GREEN },

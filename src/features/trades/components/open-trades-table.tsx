@@ -2,14 +2,13 @@ import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { snapshot, useSnapshot, type Snapshot } from 'valtio';
-import { SignalDirection, TradeStatus, type Trade } from '../../../../contracts';
-import { DirectionIcon, Loader } from '../../../components/ui';
+import { TradeStatus, type Trade } from '../../../../contracts';
+import { DirectionIcon, Loader, signTone, TradeDirection } from '../../../components/ui';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS, VIRTUAL_ROWS_FROM } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
-import { compareDecimals } from '../../../../shared-core/trade-core';
-import { TradeTokenLevel } from '../../trade-tokens/token-level';
-import { tradeTokensStore } from '../../trade-tokens/trade-tokens-store';
+import { TradeTokenLevel } from '../../../stores/token-level';
+import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { closeTrade } from '../trades-actions';
 import { tradesStore } from '../trades-store';
 import { TradeStatusButton } from './trade-status-button';
@@ -18,23 +17,6 @@ import { useOnScreen } from '../../../lib/use-on-screen';
 
 /** The query parameter that opens 'Trade Trend Data' (SPEC.md §2 Trading screen). */
 export const TRADE_DETAIL_PARAM = 'trade_detail_uuid';
-
-/** Green for 0 and above, red below (exact comparison of the decimal string). */
-export function signTone(value: string): 'is-positive' | 'is-negative' {
-  return compareDecimals(value, 0) >= 0 ? 'is-positive' : 'is-negative';
-}
-
-/** BUY / SELL with their colour; anything else (history) reads FLET. */
-export function TradeDirection({ direction }: { direction: string }) {
-  const { t } = useTranslation();
-  const known = direction === SignalDirection.BUY || direction === SignalDirection.SELL;
-  const tone = direction === SignalDirection.BUY ? 'is-buy' : known ? 'is-sell' : 'is-flet';
-  return (
-    <span className={`trade-direction ${tone}`} data-testid="trade-direction">
-      {known ? t(`trades.direction.${direction}`) : t('trades.direction.FLET')}
-    </span>
-  );
-}
 
 function TradeErrorMarker({ tradeError }: { tradeError: string }) {
   const { t } = useTranslation();

@@ -1,22 +1,22 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ETH_UUID, PLATFORM_UUID } from '../../../app/testing/live-fixtures';
-import { initTestI18n } from '../../../app/testing/i18n-test';
-import { loadTradeCoreForTests } from '../../../app/testing/load-trade-core';
+import { ETH_UUID, makePaperPlatform, makeTrader, PLATFORM_UUID } from '../../../testing/live-fixtures';
+import { initTestI18n } from '../../../testing/i18n-test';
+import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { ApiError, ApiErrorKind } from '../../../lib/api-client';
 import { ExchangeClient } from '../../../../shared-core/exchange-client';
 import { checkPositions } from '../../../../shared-core/trade-flow';
-import { authStore, resetAuthStore } from '../../auth/auth-store';
-import { platformsStore, resetPlatformsStore } from '../../platforms/platforms-store';
-import { preferencesStore, resetPreferencesStore } from '../../preferences/preferences-store';
-import { putPinCode, resetPinCodeStore } from '../../trade-tokens/pin-code-store';
-import { writeTokenEnvelope } from '../../trade-tokens/token-storage';
-import { sealNewTradeToken } from '../../trade-tokens/token-vault';
+import { authStore, resetAuthStore } from '../../../stores/auth-store';
+import { platformsStore, resetPlatformsStore } from '../../../stores/platforms-store';
+import { preferencesStore, resetPreferencesStore } from '../../../stores/preferences-store';
+import { putPinCode, resetPinCodeStore } from '../../../stores/pin-code-store';
+import { writeTokenEnvelope } from '../../../stores/token-storage';
+import { sealNewTradeToken } from '../../../stores/token-vault';
 import { closeClientTrade } from '../api/close-client-trade';
 import { deleteTradeErrors } from '../api/delete-trade-errors';
 import { getOpenTrades } from '../api/get-open-trades';
-import { makeTrade } from '../testing/trade-fixtures';
+import { makeTrade } from '../../../testing/trade-fixtures';
 import { resetTradesStore, setOpenTrades, tradesStore } from '../trades-store';
 import { RepairTradesBox } from './repair-trades-box';
 
@@ -137,23 +137,8 @@ describe("'Repair error trades' (SPEC.md §2 Trade preferences)", () => {
   });
 
   test('client-mode error trades are reconciled with the exchange from this browser first', async () => {
-    authStore.user = {
-      user_uuid: '22222222-2222-4222-8222-222222222222',
-      user_email: 'trader@example.com',
-      user_nickname: 'trader',
-      user_trade_token_key: USER_KEY,
-    };
-    platformsStore.platform_dict = {
-      [PLATFORM_UUID]: {
-        platform_uuid: PLATFORM_UUID,
-        platform_name: 'Paper Futures',
-        platform_background: '#123456',
-        level: 3,
-        trade_leverage_max: 50,
-        platform_url: 'http://127.0.0.1:8081',
-        platform_allows_browser: true,
-      },
-    };
+    authStore.user = makeTrader(USER_KEY);
+    platformsStore.platform_dict = { [PLATFORM_UUID]: makePaperPlatform() };
     putPinCode(PLATFORM_UUID, PIN);
     writeTokenEnvelope(PLATFORM_UUID, envelope);
     const broken = makeTrade({ trade_error: 'position_missing' });

@@ -2,10 +2,10 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { CLOSING_STATUS_OF_UI_STATUS, TradeUiStatus } from '../../../../contracts';
 import { statusBadgeLook } from '../../../components/ui/status-badge';
-import { preferencesStore } from '../../preferences/preferences-store';
+import { preferencesStore } from '../../../stores/preferences-store';
 import { UiStatusAction, uiStatusElapsedS, uiStatusPlan, uiStatusSecondsLeft } from '../trade-ui-status';
 import { resetTradeStatus } from '../trades-actions';
-import { useSecondTick } from '../use-second-tick';
+import { useSecondClock } from '../../../lib/use-second-clock';
 
 export interface TradeStatusButtonProps {
   tradeUuid: string;
@@ -22,7 +22,7 @@ export interface TradeStatusButtonProps {
  */
 export function TradeStatusButton({ tradeUuid, uiStatus, sinceMs, isProcessing }: TradeStatusButtonProps) {
   const { t } = useTranslation();
-  const nowMs = useSecondTick();
+  const nowMs = useSecondClock();
   const { trade_preferences } = useSnapshot(preferencesStore);
   const delayS = trade_preferences?.trade_auto_close_delay ?? 0;
   const plan = uiStatusPlan(uiStatus, delayS);

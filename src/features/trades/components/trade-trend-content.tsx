@@ -3,13 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { SignalDirection } from '../../../../contracts';
 import { PriceChart, type PriceMarker } from '../../../components/charts/price-chart';
-import { Loader } from '../../../components/ui';
+import { Loader, signTone, TradeDirection } from '../../../components/ui';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { formatDateTime, formatTimeOfDay } from '../../../lib/i18n';
 import { tradesStore } from '../trades-store';
-import { signTone, TradeDirection } from './open-trades-table';
 
 /**
  * Body of 'Trade Trend Data': the trade's figures and the price around it (the chart the signal modal uses)

@@ -1,0 +1,212 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import type { Trade } from '../../../contracts';
+import { Loader, signTone, TradeDirection } from '../../components/ui';
+import { StatusBadge } from '../../components/ui/status-badge';
+import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../config/constants';
+import { formatFixed } from '../../lib/format';
+import { formatDate, formatDateTime } from '../../lib/i18n';
+import { compareDecimals } from '../../../shared-core/trade-core';
+import {
+  historyStore,
+  loadTradeHistory,
+  resetHistoryDayToToday,
+  resetHistoryStore,
+  shiftHistoryDay,
+} from '../../features/history/history-store';
+import '../../features/history/components/history.css';
+
+/** Whole minutes from open to close, rounded; undefined while the trade is open. */
+export function durationMinutes(trade: Pick<Trade, 'trade_create_timestamp' | 'trade_close_timestamp'>) {
+  if (!trade.trade_close_timestamp) return undefined;
+  const ms = Date.parse(trade.trade_close_timestamp) - Date.parse(trade.trade_create_timestamp);
+  return Number.isFinite(ms) ? Math.round(ms / 60_000) : undefined;
+}
+
+function DaySwitcher() {
+  const { t } = useTranslation();
+  const { date_range } = useSnapshot(historyStore);
+  const day = formatDate('day', new Date(date_range.start_date));
+  return (
+    <div className="day-switcher" role="group" aria-label={t('history.day_switcher')}>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => shiftHistoryDay(-1)}
+        aria-label={t('history.previous_day')}
+        title={t('history.previous_day')}
+        data-testid="history-previous-day"
+      >
+        <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+          <path d="M10 3L5 8l5 5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+        </svg>
+      </button>
+      <button
+        type="button"
+        className="button is-small"
+        onClick={resetHistoryDayToToday}
+        title={t('history.today')}
+        data-testid="history-day"
+      >
+        {day}
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => shiftHistoryDay(1)}
+        aria-label={t('history.next_day')}
+        title={t('history.next_day')}
+        data-testid="history-next-day"
+      >
+        <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+          <path d="M6 3l5 5-5 5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+        </svg>
+      </button>
+    </div>
+  );
+}
+
+/** 'Realized PNL for this page': green above 0, red otherwise (SPEC.md §2). */
+function RealizedPnlBadge() {
+  const { t } = useTranslation();
+  const { realized_pnl } = useSnapshot(historyStore);
+  const tone = compareDecimals(realized_pnl, 0) > 0 ? 'is-positive' : 'is-negative';
+  return (
+    <span
+      className={`realized-pnl numeric ${tone}`}
+      title={t('history.realized_pnl_tooltip')}
+      data-testid="realized-pnl"
+    >
+      <span className="realized-pnl-label">{t('history.realized_pnl')}</span>
+      {formatFixed(realized_pnl, PNL_DECIMALS)} $
+    </span>
+  );
+}
+
+function HistoryRow({ trade }: { trade: Trade }) {
+  const { t } = useTranslation();
+  const precision = trade.symbol.symbol_price_precision;
+  const minutes = durationMinutes(trade);
+  return (
+    <tr data-testid="history-row">
+      <td>
+        <span className="trade-coin">
+          <span className="trade-coin-name" title={trade.symbol.symbol_pair}>
+            {trade.symbol.symbol_name}
+          </span>
+          <TradeDirection direction={trade.trade_direction} />
+        </span>
+      </td>
+      <td className="is-numeric">{formatFixed(trade.trade_open_price, precision)}</td>
+      <td className="is-numeric">
+        {trade.trade_close_price === null ? '—' : formatFixed(trade.trade_close_price, precision)}
+      </td>
+      <td className="is-numeric">{formatFixed(trade.trade_margin, MARGIN_DECIMALS)}</td>
+      <td className="is-numeric">{trade.trade_quantity}</td>
+      <td className={`is-numeric ${signTone(trade.trade_pnl_current)}`}>
+        {formatFixed(trade.trade_pnl_current, PNL_DECIMALS)}
+      </td>
+      <td className={`is-numeric ${signTone(trade.trade_roe_current)}`}>
+        {formatFixed(trade.trade_roe_current, PNL_DECIMALS)}
+      </td>
+      <td>{formatDateTime(trade.trade_create_timestamp)}</td>
+      <td>
+        {trade.trade_close_timestamp ? formatDateTime(trade.trade_close_timestamp) : '—'}
+        {minutes === undefined ? null : (
+          <span className="muted history-duration" data-testid="history-duration">
+            {t('history.duration_min', { n: minutes })}
+          </span>
+        )}
+      </td>
+      <td>
+        <StatusBadge status={trade.trade_status} testId="history-status" />
+      </td>
+    </tr>
+  );
+}
+
+function HistoryTable() {
+  const { t } = useTranslation();
+  const { trade_list, is_loading } = useSnapshot(historyStore);
+  if (is_loading) return <Loader fill />;
+  if (trade_list.length === 0) {
+    return (
+      <p className="muted history-empty" data-testid="history-empty">
+        {t('history.empty')}
+      </p>
+    );
+  }
+  // Scrolls sideways on a phone and has nothing focusable: focusable and named, so a keyboard can scroll it.
+  return (
+    <div className="trades-table-scroll" tabIndex={0} role="region" aria-labelledby="history-title">
+      <table className="trades-table" data-testid="history-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('history.column.coin')}</th>
+            <th scope="col" className="is-numeric">
+              {t('history.column.open')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('history.column.close')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('history.column.margin')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('history.column.quantity')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('history.column.pnl')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('history.column.roe')}
+            </th>
+            <th scope="col">{t('history.column.start')}</th>
+            <th scope="col">{t('history.column.finish')}</th>
+            <th scope="col">{t('history.column.status')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {trade_list.map((trade) => (
+            <HistoryRow key={trade.trade_uuid} trade={trade} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * /trade_history (SPEC.md §2): a day switcher, the realized PNL of the listed trades and the table. Opening
+ * the page shows today.
+ */
+export function HistoryPage() {
+  const { t } = useTranslation();
+  const { date_range } = useSnapshot(historyStore);
+  useEffect(() => {
+    resetHistoryStore();
+  }, []);
+  useEffect(() => {
+    void loadTradeHistory();
+  }, [date_range.start_date]);
+  return (
+    <div className="page">
+      <div className="history-head">
+        <h1 className="page-title">{t('nav.trade_history')}</h1>
+        <RealizedPnlBadge />
+      </div>
+      <section className="panel" aria-labelledby="history-title">
+        <div className="panel-header">
+          <h2 id="history-title" className="panel-title">
+            {t('history.title')}
+          </h2>
+          <DaySwitcher />
+        </div>
+        <div className="panel-body">
+          <HistoryTable />
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import type { Platform } from '../../../contracts/platforms';
+import { TradeSide } from '../../../contracts/preferences';
+import { Loader, PlatformChip } from '../../components/ui';
+import { loadPlatforms, platformsStore, sortedPlatforms } from '../../stores/platforms-store';
+import { EgressIpNote } from '../../features/trade-tokens/components/egress-ip-note';
+import { PinCodePanel } from '../../features/trade-tokens/components/pin-code-panel';
+import { TradeTokenPanel } from '../../features/trade-tokens/components/trade-token-panel';
+import { TradeTokenStatusChip } from '../../features/trade-tokens/components/trade-token-status-chip';
+import { RepairTradesBox } from '../../features/trades/components/repair-trades-box';
+import { TradeTokenLevel } from '../../stores/token-level';
+import { tradeTokensStore } from '../../stores/trade-tokens-store';
+import { preferencesStore } from '../../stores/preferences-store';
+import { GlobalPreferencesPanel } from '../../features/preferences/components/global-preferences-panel';
+import { PlatformPreferencesPanel } from '../../features/preferences/components/platform-preferences-panel';
+import { addToken, forgetPinCode, revokeToken, savePinCode } from '../platform-keys';
+import '../../features/preferences/components/preferences.css';
+
+function PlatformCard({ platform }: { platform: Platform }) {
+  const { t } = useTranslation();
+  const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
+  const { trade_preferences } = useSnapshot(preferencesStore);
+  const level = token_by_platform_uuid[platform.platform_uuid]?.level ?? TradeTokenLevel.NO_TRADE_TOKEN;
+  // Server mode, and client mode on an exchange that refuses browsers, reach the exchange from our server.
+  const relayed =
+    trade_preferences?.trade_in_server_side === TradeSide.SERVER || !platform.platform_allows_browser;
+  return (
+    <section className="panel platform-card" aria-label={platform.platform_name} data-testid="platform-card">
+      <div className="panel-header">
+        <PlatformChip name={platform.platform_name} background={platform.platform_background} />
+        <TradeTokenStatusChip level={level} />
+      </div>
+      <div className="platform-card-body">
+        <PlatformPreferencesPanel platform={platform} />
+        <div className="platform-section">
+          <h3 className="section-title">{t('pin.title')}</h3>
+          <PinCodePanel platformUuid={platform.platform_uuid} onSave={savePinCode} onRemove={forgetPinCode} />
+        </div>
+        <div className="platform-section">
+          <h3 className="section-title">{t('trade_token.title')}</h3>
+          <TradeTokenPanel platform={platform} onAdd={addToken} onRevoke={revokeToken} />
+          <EgressIpNote platform={platform} relayed={relayed} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * /trade_preferences (SPEC.md §2): global preferences, then per platform its preferences, PIN and token, then
+ * the 'Repair error trades' box.
+ */
+export function TradePreferencesPage() {
+  const { t } = useTranslation();
+  const { platform_dict, is_loaded } = useSnapshot(platformsStore);
+  const { trade_preferences } = useSnapshot(preferencesStore);
+  const platforms = sortedPlatforms(platform_dict);
+
+  useEffect(() => {
+    if (!platformsStore.is_loaded) void loadPlatforms();
+  }, []);
+
+  const mode = trade_preferences?.trade_in_server_side;
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1 className="page-title">{t('nav.trade_preferences')}</h1>
+        {mode !== undefined ? (
+          <span className="muted mode-note">
+            {mode === TradeSide.SERVER
+              ? t('preferences.mode_server_note')
+              : t('preferences.mode_client_note')}
+          </span>
+        ) : null}
+      </div>
+      <GlobalPreferencesPanel />
+      {!is_loaded ? (
+        <Loader fill />
+      ) : (
+        <div className="platform-list">
+          {platforms.map((platform) => (
+            <PlatformCard key={platform.platform_uuid} platform={platform} />
+          ))}
+        </div>
+      )}
+      <RepairTradesBox />
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { SignalsPanel } from '../../features/signals/components/signals-panel';
+import { openTradeFromSignal } from '../signal-trading';
+import { countOpenTrades, loadOpenTrades, tradesStore } from '../../features/trades/trades-store';
+import { OpenTradesTable } from '../../features/trades/components/open-trades-table';
+import { TradeTrendModal } from '../../features/trades/components/trade-trend-modal';
+import '../../features/trades/components/trades.css';
+
+function OpenTradesCount() {
+  const trades = useSnapshot(tradesStore);
+  return (
+    <span className="open-trades-count numeric" data-testid="open-trades-count">
+      {countOpenTrades(trades)}
+    </span>
+  );
+}
+
+/** /trading (SPEC.md §2): the signal cards, then the open-trades table; ?trade_detail_uuid opens its modal. */
+export function TradingPage() {
+  const { t } = useTranslation();
+  useEffect(() => {
+    void loadOpenTrades();
+  }, []);
+  return (
+    <div className="page">
+      <h1 className="page-title">{t('nav.trading')}</h1>
+      <SignalsPanel onTrade={openTradeFromSignal} />
+      <section className="panel open-trades-panel" aria-labelledby="open-trades-title">
+        <div className="panel-header">
+          <h2 id="open-trades-title" className="panel-title">
+            {t('trades.open_trades_title')}
+            <OpenTradesCount />
+          </h2>
+        </div>
+        <div className="panel-body">
+          <OpenTradesTable />
+        </div>
+      </section>
+      <TradeTrendModal />
+    </div>
+  );
+}

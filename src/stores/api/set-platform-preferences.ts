@@ -1,0 +1,8 @@
+import { z } from 'zod';
+import type { SetPlatformPreferencesBody } from '../../../contracts/preferences';
+import { apiPost } from '../../lib/api-client';
+
+/** POST /api/platform_preferences/set_preferences/ (SPEC.md §7; the answer is not used). */
+export async function setPlatformPreferences(body: SetPlatformPreferencesBody): Promise<void> {
+  await apiPost('platform_preferences/set_preferences/', body, z.unknown());
+}
