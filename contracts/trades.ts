@@ -116,6 +116,22 @@ export const tradeCalculated = z
     trade_status: tradeStatus,
     trade_ui_status: tradeUiStatus.nullable(),
     trade_update_timestamp: z.string(),
+    // The trader's cockpit (issue 18): what a trade costs and where it ends. Optional until every producer
+    // sends them; exact decimals from trade-core, USDT unless said.
+    /** Isolated liquidation price (binance-fapi.md §12) at the symbol's price precision; null when unknown. */
+    trade_liquidation_price: decimalString.nullable().optional(),
+    /** Commission the exchange charged on the opening fill, as it reported it (a cost, ≥ 0); null when unknown. */
+    trade_open_commission: decimalString.nullable().optional(),
+    /** Commission of the closing fill: estimated at the current price while open, as charged once closed. */
+    trade_close_commission: decimalString.nullable().optional(),
+    /** PNL net of both commissions (realized net once closed). */
+    trade_pnl_net: decimalString.optional(),
+    /** ROE net of both commissions, percent, 2 decimals. */
+    trade_roe_net: decimalString.optional(),
+    /** Take-profit price: where the ROE reaches trade_take_profit_percent. */
+    trade_take_profit_price: decimalString.optional(),
+    /** Current trailing-stop price: where the ROE falls to trade_treiling_stop_percent_current. */
+    trade_treiling_stop_price: decimalString.optional(),
   })
   .meta({ id: 'TradeCalculated' });
 export type TradeCalculated = z.infer<typeof tradeCalculated>;
