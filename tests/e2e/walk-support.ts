@@ -320,12 +320,6 @@ export async function setUpPaperTrader(page: Page, mode: 'client' | 'server'): P
     .toBeGreaterThan(0);
 }
 
-/** Closes the floating notifications the set-up raised, so they do not cover the first screens. */
-export async function dismissToasts(page: Page): Promise<void> {
-  const close = page.getByTestId('notification').locator('.notification-close');
-  while ((await close.count()) > 0) await close.first().click();
-}
-
 /** Waits (up to `ms`) until the public statistics have a point of the last day, so the dashboard has charts. */
 export async function waitForStatistics(baseUrl: string, ms = 60_000): Promise<boolean> {
   const deadline = Date.now() + ms;

@@ -2,6 +2,7 @@
 // client mode and in server mode (a PIN and a paper-exchange trade token, so the screens show real data), in
 // en and ua, dark and light, at 1440×900 and 375×812. Each screen is saved under screenshots/walk/<mode>/
 // (git-ignored) and checked with axe-core: no serious or critical violation.
+import { dismissNotifications } from './trading-helpers';
 import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { Signal } from '../../contracts';
@@ -10,7 +11,6 @@ import {
   type AxeFinding,
   closeLastTrade,
   defaultSidebar,
-  dismissToasts,
   formatFindings,
   FULL_PAGE,
   fullPageScreenshot,
@@ -445,7 +445,7 @@ for (const mode of ['client', 'server'] as const) {
       await setUpPaperTrader(page, mode);
       context.detailSignal = await makeTrades(page, context.feed, report);
       if (!(await waitForStatistics(e2e.app.baseUrl))) report.notes.push('no statistics point after 60 s');
-      await dismissToasts(page);
+      await dismissNotifications(page);
       const findings = await walk(page, mode, traderScreens(context), report);
       finish(mode, report, findings);
       await page.close();
