@@ -18,7 +18,7 @@ import { OneLinePerRequest } from './services/logger';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { originsOf, securityPlugin } from './plugins/security';
-import { SocketHub, websocketPlugin, type WebsocketLimits } from './plugins/websocket';
+import { websocketPlugin, type WebsocketLimits } from './plugins/websocket';
 import { accountBalanceRoutes } from './routes/account_balance';
 import { analysisRoutes } from './routes/analysis';
 import { authRoutes } from './routes/auth';
@@ -38,6 +38,7 @@ import { exchangeRelayRoutes, RELAY_REQUESTS_PER_MINUTE } from './routes/exchang
 import { EgressIp } from './services/egress-ip';
 import type { EventBus } from './services/event-bus';
 import { listBrowserPlatformUrls, seedPlatforms } from './services/platforms';
+import { SocketHub } from './services/socket-hub';
 import { keepSymbolsSynced } from './services/symbols';
 import { TradeDesk } from './services/trade-desk';
 import { resealServerEnvelopes } from './services/trade-tokens';
@@ -62,7 +63,7 @@ export interface AppDeps {
   tradeMonitor?: TradeMonitor;
   /** The other instances on the same PostgreSQL (services/event-bus.ts); absent: this process is alone. */
   bus?: EventBus;
-  /** Whether the monitor built here starts as the leader's (docs/decisions.md "Several instances"); default true. */
+  /** Whether the monitor built here starts as the leader's (docs/server.md "Several instances"); default true. */
   leading?: boolean;
   /**
    * The embedded paper exchange answers browsers (its CORS flag, PAPER_EXCHANGE_CORS): the paper platform is

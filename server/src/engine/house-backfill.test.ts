@@ -107,6 +107,7 @@ describe('first start backfill', () => {
       app: t.app,
       db: t.db,
       desk: t.tradeDesk,
+      monitor: t.monitor,
       box: t.app.secretBox,
       house,
       log,

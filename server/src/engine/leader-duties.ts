@@ -1,10 +1,10 @@
-// The work that runs on one instance only (docs/decisions.md "Several instances"), started when this
+// The work that runs on one instance only (docs/server.md "Several instances"), started when this
 // instance becomes the leader (services/leadership.ts) and stopped when it steps down: the trade monitor's
 // UI statuses and price-field writes, and with the paper exchange the house account, the first start's
 // backfill, the house follower and the statistics recorder; then the signal engine, whose new signals reach
 // the monitor, the house follower, this instance's sockets and, over the bus, the other instances' sockets.
 import type { Database } from '../db';
-import type { SocketHub } from '../plugins/websocket';
+import type { SocketHub } from '../services/socket-hub';
 import type { EventBus } from '../services/event-bus';
 import { ensureHouseAccount } from '../services/house';
 import type { LeaderDuties } from '../services/leadership';
@@ -60,7 +60,7 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
         log,
       });
       await backfillFirstStart({ db, exchange: paper, house, log });
-      follower = new HouseFollower({ app, db, desk: app.tradeDesk, box, house, log });
+      follower = new HouseFollower({ app, db, desk: app.tradeDesk, monitor, box, house, log });
       recorder = new StatisticsRecorder({ db, monitor, feed, houseUserUuid: house.user_uuid, log });
     }
     const core = await startSignalCore({

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { serverEvent, type ServerEvent, type Signal } from '../../../contracts';
-import { WS_UNAUTHORIZED_CLOSE_CODE } from '../plugins/websocket';
+import { WS_UNAUTHORIZED_CLOSE_CODE } from '../services/socket-hub';
 import { signUpAndLogIn } from '../services/testing';
 import { MINUTE_MS } from './candles';
 import { startLiveHarness, type LiveHarness } from './live-harness';

@@ -19,10 +19,11 @@ import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { ChangeClock } from '../lib/change-clock';
 import { trades, type TradeRow } from '../db/schema-trades';
-import type { SocketHub } from '../plugins/websocket';
+import type { SocketHub } from '../services/socket-hub';
 import { LocalEventBus, type EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import type { TradePosition } from '../services/trade-math';
+import type { LiveTrades, WatchableTrade } from '../services/live-trades';
 import { calculatedOf } from '../services/trades';
 import type { MarketFeed, MarkPriceTick } from './market-feed';
 import { minimalAccuracies } from './signal-store';
@@ -48,9 +49,6 @@ const monitorNews = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ui_status'), trade_uuid: z.uuid(), trade_ui_status: tradeUiStatus.nullable() }),
 ]);
 type MonitorNews = z.infer<typeof monitorNews>;
-
-/** What the monitor needs of a trade row and its symbol. */
-export type WatchableTrade = TradeRow & { symbol_pair: string };
 
 interface LiveTrade {
   trade_uuid: string;
@@ -98,7 +96,7 @@ export interface TradeMonitorOptions {
   leading?: boolean;
 }
 
-export class TradeMonitor {
+export class TradeMonitor implements LiveTrades {
   private readonly trades = new Map<string, LiveTrade>();
   private readonly byPair = new Map<string, Set<string>>();
   private readonly prices = new Map<string, string>();

@@ -24,9 +24,9 @@ import {
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
-import type { TradeMonitor } from '../engine/trade-monitor';
 import { compareDecimals } from '../../../shared-core/trade-core-node';
 import { exchangeHttpError, HttpError } from '../http-error';
+import type { LiveTrades } from './live-trades';
 import type { TradeTokenAccess } from './trade-token-access';
 import { WrongPinError, touchTradeToken } from './trade-tokens';
 import {
@@ -52,7 +52,7 @@ type Check = { mode: 'repair' | 'reconcile' };
 export interface ClosingDesk {
   claim(tradeUuids: readonly string[]): string[];
   release(tradeUuids: readonly string[]): void;
-  readonly monitor: TradeMonitor;
+  readonly monitor: LiveTrades;
   recordClose(
     found: TradeWithSymbol,
     status: ClosingTradeStatus,

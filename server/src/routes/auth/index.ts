@@ -14,7 +14,7 @@ import {
   refreshAnswer,
   websocketTokenAnswer,
 } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { HashQueueFullError, hashQueueFull } from '../../services/password';
 import { RateLimiter } from '../../services/rate-limiter';
