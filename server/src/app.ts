@@ -233,7 +233,7 @@ export async function buildApp(deps: AppDeps) {
 }
 
 /** Bus topic of trade writes: `{ user_uuid }` whose trades an instance wrote (their cached lists go stale). */
-export const TRADE_WRITES_TOPIC = 'trade_writes';
+const TRADE_WRITES_TOPIC = 'trade_writes';
 
 /** The trade writes of this instance to the others, and theirs to this one's listeners (services/trades.ts). */
 function relayTradeWrites(app: FastifyInstance, db: Database, bus: EventBus): void {

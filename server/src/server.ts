@@ -1,6 +1,6 @@
 // The Signaldesk process (`npm start`): the database (PGlite under DATA_DIR or PostgreSQL), the paper exchange
 // (embedded, or the one PAPER_EXCHANGE_URL names; none when EXCHANGE_URL names another exchange), the market
-// feed, and the API + SPA on PORT. Several processes may share one PostgreSQL (docs/decisions.md "Several
+// feed, and the API + SPA on PORT. Several processes may share one PostgreSQL (docs/server.md "Several
 // instances"): each serves its own sockets, the event bus carries what one does to the others' sockets, and
 // the one that leads (an advisory lock) runs the signal engine, the house account (with the paper exchange;
 // on the first start the backfill replays 30 days of market, signals, house trades and statistics) and the

@@ -10,7 +10,7 @@ import { signals } from '../db/schema-signals';
 import { trades } from '../db/schema-trades';
 import { ensureHouseAccount, HOUSE_USER_UUID, type HouseAccount } from '../services/house';
 import { PAPER_PLATFORM_UUID } from '../services/platforms';
-import { createTestApp, type TestApp } from '../services/testing';
+import { createTestApp, type TestApp } from '../../test/test-app';
 import { BITCOIN_SYMBOL } from './market-feed';
 import { needsBackfill } from './backfill';
 import { backfillFirstStart, type FirstStartSummary } from './house-backfill';

@@ -23,7 +23,7 @@ import {
   signUpAndLogIn,
   TEST_PASSWORD,
   type TestApp,
-} from '../services/testing';
+} from '../../test/test-app';
 import { priceAtRoe } from '../services/trade-math';
 import { findTradeToken, openTradeToken } from '../services/trade-tokens';
 import { findUser, userTradeTokenKey } from '../services/users';

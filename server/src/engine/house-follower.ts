@@ -39,8 +39,8 @@ import type { SignalRow } from './signal-store';
 import type { TradeMonitor, UiStatusMark } from './trade-monitor';
 import { reachesMinimalAccuracy } from './trade-rules';
 
-export const SWEEP_INTERVAL_MS = 15_000;
-export const RECONCILE_EVERY = 4;
+const SWEEP_INTERVAL_MS = 15_000;
+const RECONCILE_EVERY = 4;
 
 /** The part of the Fastify app the house calls. */
 export type HouseApi = Pick<FastifyInstance, 'inject' | 'issueAccessToken'>;

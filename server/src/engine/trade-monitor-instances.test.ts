@@ -11,7 +11,7 @@ import { tradeUpdatedEvent } from '../../../contracts';
 import { trades } from '../db/schema-trades';
 import { SocketHub } from '../services/socket-hub';
 import type { BusHandler, EventBus } from '../services/event-bus';
-import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from '../services/testing';
+import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from '../../test/test-app';
 import { TradeMonitor } from './trade-monitor';
 
 /** One end of a pair: what it publishes, the other end's subscribers get (as JSON, as over the wire). */

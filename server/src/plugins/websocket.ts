@@ -29,7 +29,7 @@ export interface WebsocketLimits {
 }
 export const DEFAULT_WEBSOCKET_LIMITS: WebsocketLimits = { socketsPerUser: 20, framesPerSecond: 1000 };
 /** A ping every 30 s; a socket that has not answered the previous one by then is dropped. */
-export const WS_HEARTBEAT_MS = 30_000;
+const WS_HEARTBEAT_MS = 30_000;
 
 export interface WebsocketOptions {
   hub: SocketHub;

@@ -16,7 +16,7 @@ import type { LiveTrades } from './live-trades';
 import { listOpenTrades, onTradeWrite, toWireTrade, type TradeWithSymbol } from './trades';
 
 /** Users whose open list is kept; the least recently asked one goes first. */
-export const MAX_USERS = 5000;
+const MAX_USERS = 5000;
 
 interface Entry {
   rows?: TradeWithSymbol[];

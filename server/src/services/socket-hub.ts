@@ -17,7 +17,7 @@ export const WS_TOO_MANY_SOCKETS = 'Too many websockets for this trader';
 export const WS_TOO_MANY_FRAMES = 'Too many frames per second';
 
 /** Bus topic of the hub: a socket event for every socket (no user) or for one user's. */
-export const HUB_TOPIC = 'ws';
+const HUB_TOPIC = 'ws';
 const hubMessage = z.object({ user_uuid: z.string().optional(), event: serverEvent });
 
 export class SocketHub {

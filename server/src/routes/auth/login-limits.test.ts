@@ -8,7 +8,7 @@ import {
   PASSWORD_RATE_DETAIL,
   PASSWORD_REQUESTS_PER_MINUTE,
 } from '../../services/password';
-import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 import { LOGIN_ADDRESS_BLOCKED, LOGIN_ADDRESS_LIMIT, LOGIN_BLOCKED, LOGIN_LIMIT } from './index';
 
 let t: TestApp;

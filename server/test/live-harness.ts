@@ -1,14 +1,14 @@
 // Test support for the live market and signals: a real paper exchange whose market clock the test moves
 // (one simulated minute per step, prices pinned through the exchange's admin), the whole app on an in-memory
 // database, the market feed and the live core, listening on loopback. Not used at run time.
-import { buildPaperExchange } from '../../../paper-exchange/src/index';
-import { D } from '../../../paper-exchange/src/num';
-import { buildApp } from '../app';
-import { openDatabase } from '../db';
-import { initTradeCore } from '../../../shared-core/trade-core-node';
-import { MINUTE_MS } from './candles';
-import { startLiveCore } from './live-core';
-import { MarketFeed, type CandleEvent } from './market-feed';
+import { buildPaperExchange } from '../../paper-exchange/src/index';
+import { D } from '../../paper-exchange/src/num';
+import { buildApp } from '../src/app';
+import { openDatabase } from '../src/db';
+import { initTradeCore } from '../../shared-core/trade-core-node';
+import { MINUTE_MS } from '../src/engine/candles';
+import { startLiveCore } from '../src/engine/live-core';
+import { MarketFeed, type CandleEvent } from '../src/engine/market-feed';
 
 const silent = { warn: () => undefined };
 
