@@ -40,13 +40,13 @@ const srcZones = [
 ];
 
 // The server's layers (issue 19; server/README.md): routes → engine → services → db and lib, one way; plugins wire
-// services into Fastify and import no route nor the engine; http-error.ts and config.ts import no layer; app.ts
-// and server.ts (the wiring) are imported by no layer; no production file imports the test support in
+// services into Fastify and import no route nor the engine; http-error.ts and config.ts import no layer; app.ts,
+// instance.ts and server.ts (the wiring) are imported by no layer; no production file imports the test support in
 // server/test. Test files beside the code may import what they test with (they are not a layer).
 const S = './server/src';
 const SERVER_MESSAGE =
   'Server layers run one way: routes → engine → services → db/lib; plugins only wire (server/README.md).';
-const wiring = [`${S}/app.ts`, `${S}/server.ts`];
+const wiring = [`${S}/app.ts`, `${S}/instance.ts`, `${S}/server.ts`];
 const serverZones = [
   { target: `${S}/routes`, from: [`${S}/plugins`, ...wiring] },
   { target: `${S}/engine`, from: [`${S}/routes`, `${S}/plugins`, ...wiring] },

@@ -36,13 +36,14 @@ import { tradeTokenRoutes } from './routes/trade_token';
 import { userRoutes } from './routes/user';
 import { exchangeRelayRoutes, RELAY_REQUESTS_PER_MINUTE } from './routes/exchange_relay';
 import { EgressIp } from './services/egress-ip';
-import type { EventBus } from './services/event-bus';
+import { LocalEventBus, type EventBus } from './services/event-bus';
 import { listBrowserPlatformUrls, seedPlatforms } from './services/platforms';
 import { SocketHub } from './services/socket-hub';
 import { keepSymbolsSynced } from './services/symbols';
 import { TradeDesk } from './services/trade-desk';
 import { resealServerEnvelopes } from './services/trade-tokens';
 import { announceTradeWrite, onTradeWrite } from './services/trades';
+import { startInstance, type InstanceOptions } from './instance';
 
 export interface AppDeps {
   feed: MarketFeed;
@@ -82,6 +83,8 @@ export interface AppDeps {
   paperExchangeAdminToken?: string;
   /** Sockets per trader and frames per second (plugins/websocket.ts); benchmarks raise them. */
   websocketLimits?: Partial<WebsocketLimits>;
+  /** The live work of a process (server.ts; instance.ts): the price relay, the signals and the lead. */
+  instance?: InstanceOptions;
 }
 
 /**
@@ -229,7 +232,14 @@ export async function buildApp(deps: AppDeps) {
     if (wantsPage) return reply.type('text/html').sendFile('index.html');
     return reply.status(404).send({ detail: `Not found: ${request.url}` });
   });
-  return { app, hub, monitor };
+  // Last: a leader's first duties call the app (the house account), which makes it ready.
+  const stopInstance = deps.instance
+    ? await startInstance(
+        { app, db: deps.db, feed: deps.feed, hub, bus: deps.bus ?? new LocalEventBus(), monitor },
+        deps.instance,
+      )
+    : async () => undefined;
+  return { app, hub, monitor, stopInstance };
 }
 
 /** Bus topic of trade writes: `{ user_uuid }` whose trades an instance wrote (their cached lists go stale). */
