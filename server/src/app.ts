@@ -43,7 +43,7 @@ import { keepSymbolsSynced } from './services/symbols';
 import { TradeDesk } from './services/trade-desk';
 import { resealServerEnvelopes } from './services/trade-tokens';
 import { announceTradeWrite, onTradeWrite } from './services/trades';
-import { startInstance, type InstanceOptions } from './instance';
+import { startInstance, type Instance, type InstanceOptions } from './instance';
 
 export interface AppDeps {
   feed: MarketFeed;
@@ -233,13 +233,13 @@ export async function buildApp(deps: AppDeps) {
     return reply.status(404).send({ detail: `Not found: ${request.url}` });
   });
   // Last: a leader's first duties call the app (the house account), which makes it ready.
-  const stopInstance = deps.instance
+  const instance: Instance | undefined = deps.instance
     ? await startInstance(
         { app, db: deps.db, feed: deps.feed, hub, bus: deps.bus ?? new LocalEventBus(), monitor },
         deps.instance,
       )
-    : async () => undefined;
-  return { app, hub, monitor, stopInstance };
+    : undefined;
+  return { app, hub, monitor, instance };
 }
 
 /** Bus topic of trade writes: `{ user_uuid }` whose trades an instance wrote (their cached lists go stale). */

@@ -33,20 +33,30 @@ interface Built {
 
 /**
  * Starts the instance's live work; the first attempt at the lead runs before the answer (so a leader's backfill
- * runs before the server listens). Answers the stop: the lead first (another instance takes it over while this
- * one finishes), then the relay and the signals.
+ * runs before the server listens).
  */
-export async function startInstance(built: Built, options: InstanceOptions): Promise<() => Promise<void>> {
+export interface Instance {
+  /** Stops the live work: the lead first (another instance takes it over while this one finishes). */
+  stop(): Promise<void>;
+  /** Resolves when the signal engine has done what it was handed (while this instance leads). */
+  idle(): Promise<void>;
+}
+
+export async function startInstance(built: Built, options: InstanceOptions): Promise<Instance> {
   const { app, db, feed, hub, bus, monitor } = built;
   const { leadership, box, paper, log } = options;
   const relay = await startPriceRelay({ feed, db, hub });
   const stopSignals = listenForSignals({ bus, db, hub, log });
   const stopResync = bus.onResume(() => void monitor.resync());
-  await leadership.start(leaderDuties({ app, db, feed, hub, bus, monitor, box, paper, log }));
-  return async () => {
-    await leadership.close();
-    relay.close();
-    stopSignals();
-    stopResync();
+  const duties = leaderDuties({ app, db, feed, hub, bus, monitor, box, paper, log });
+  await leadership.start(duties);
+  return {
+    stop: async () => {
+      await leadership.close();
+      relay.close();
+      stopSignals();
+      stopResync();
+    },
+    idle: () => duties.idle(),
   };
 }

@@ -74,7 +74,7 @@ async function main() {
   // buildApp also starts this instance's live work (instance.ts): every instance relays its feed's prices and
   // every new signal to its own sockets; the first attempt at the lead runs before the feed starts, so a leader's
   // engine gets the start-up candles as a single process's does (and the backfill runs before the server answers).
-  const { app, stopInstance } = await buildApp({
+  const { app, instance } = await buildApp({
     feed,
     db: database.db,
     secretBox,
@@ -99,7 +99,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     log.info(`${signal}: shutting down`);
     // The lead first: another instance takes it over while this one finishes.
-    await stopInstance();
+    await instance?.stop();
     await feed.close();
     await app.close();
     await bus.close();

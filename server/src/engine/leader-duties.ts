@@ -35,10 +35,12 @@ export interface LeaderDutiesOptions {
   };
 }
 
-export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
+export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idle(): Promise<void> } {
   const { app, db, feed, hub, bus, monitor, box, paper, log } = options;
   /** What lead() started, stopped in reverse order. */
   let stops: (() => Promise<void>)[] = [];
+  /** The signal core while leading: idle() waits for what it was handed (tests step the market by it). */
+  let idle: () => Promise<void> = async () => undefined;
 
   const stepDown = async () => {
     const started = stops.reverse();
@@ -75,6 +77,7 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
       },
     });
     stops.push(() => core.close());
+    idle = core.idle;
     if (follower) {
       const started = follower;
       await started.start();
@@ -87,5 +90,5 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
     }
   };
 
-  return { lead, stepDown };
+  return { lead, stepDown, idle: () => idle() };
 }
