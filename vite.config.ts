@@ -40,7 +40,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      // The route tests again on a real PostgreSQL, a fresh database per app (services/testing.ts), when
+      // The route tests again on a real PostgreSQL, a fresh database per app (server/test/test-app.ts), when
       // scripts/with-postgres provides the server (scripts/test-all does).
       ...(process.env.TEST_DATABASE_URL
         ? [

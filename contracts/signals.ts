@@ -1,5 +1,5 @@
 // Signals and neurons (SPEC.md §2 "Signals", §3 Signal and Neuron, §7 /signal/*). The accuracy rule, the hit
-// rule and the neurons are documented in docs/decisions.md "Market and signals".
+// rule and the neurons are documented in docs/server.md "Market and signals".
 import { z } from 'zod';
 import { resultOf, trendMoment } from './common';
 

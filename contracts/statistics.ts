@@ -1,6 +1,6 @@
 // Public statistics (SPEC.md §2 Dashboard, §3 "Statistic trade point", "Statistic item", §7
 // /public/get_statistic_trade_by_day/ and /public/get_statistic_trade_by_month/). They are the track record of
-// the house paper account, which follows every signal with the default preferences (docs/decisions.md
+// the house paper account, which follows every signal with the default preferences (docs/server.md
 // "Statistics"). ROE values are percents with 2 decimals computed with trade-core: the ROE of one side (buy or
 // sell) is that side's total PNL ÷ its total initial margin × 100, 0 when the side has no trade.
 import { z } from 'zod';

@@ -2,7 +2,7 @@
 // "Closing a trade", "Opening a trade"; §7 /trade/*, /trade_client/*, /trade_server/*). Money fields are exact
 // decimal strings ("97012.40", "0.002"): they come from trade-core's decimal math or from the exchange and are
 // never binary floating point. The rules (trailing stop, UI statuses, error trades) are documented in
-// docs/decisions.md "Trading".
+// docs/server.md "Trading".
 import { z } from 'zod';
 import { apiDateTime, resultOf } from './common';
 import { PLATFORM_PREFERENCE_BOUNDS, isOnStep, type PreferenceBound } from './preferences';
@@ -222,7 +222,7 @@ export type CloseClientTradeBody = z.infer<typeof closeClientTradeBody>;
 
 /**
  * POST /trade_client/set_trade_stop/ (not in SPEC.md §7): the SPA placed the missing stop of a client-mode trade
- * (Repair of a stop_missing trade, docs/decisions.md "Faults") and records it.
+ * (Repair of a stop_missing trade, docs/server.md "Faults") and records it.
  */
 export const setClientTradeStopBody = z
   .object({

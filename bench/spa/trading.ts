@@ -11,7 +11,7 @@
 // first when missing); the house account and the 30-day backfill of `npm start` are left out: the page needs
 // none of it, and a server process has no way to speed its exchange's clock up. The 500 open trades are
 // client-mode trades recorded through POST /api/trade_client/create_trade/, each on its own stored signal
-// (insertTestSignal of server/src/services/testing.ts: a fresh in-memory database has none), spread over the
+// (insertTestSignal of server/test/test-app.ts: a fresh in-memory database has none), spread over the
 // 8 symbols at their current mark prices. The trader signs up in the page and has minimal_accuracy 100, so no
 // signal card shows.
 //
@@ -47,7 +47,7 @@ import { startLiveCore } from '../../server/src/engine/live-core';
 import { followedSymbols, MarketFeed } from '../../server/src/engine/market-feed';
 import { initTradeCore } from '../../shared-core/trade-core-node';
 import { PAPER_PLATFORM_UUID } from '../../server/src/services/platforms';
-import { insertTestSignal } from '../../server/src/services/testing';
+import { insertTestSignal } from '../../server/test/test-app';
 import type { Trade } from '../../contracts';
 import { clientTradeBody } from '../../tests/e2e/trade-records';
 import { launchBrowser, loadAverage, ms, percentile, prepareSpa, printTable, signUp } from './harness';

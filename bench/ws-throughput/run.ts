@@ -18,7 +18,7 @@ import { openDatabase } from '../../server/src/db';
 import { startLiveCore } from '../../server/src/engine/live-core';
 import { MarketFeed } from '../../server/src/engine/market-feed';
 import { initTradeCore } from '../../shared-core/trade-core-node';
-import { signUpAndLogIn } from '../../server/src/services/testing';
+import { signUpAndLogIn } from '../../server/test/test-app';
 
 const SOCKETS = Number(process.argv[2] ?? 1000);
 const DURATION_S = Number(process.argv[3] ?? 20);

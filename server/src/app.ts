@@ -18,7 +18,7 @@ import { OneLinePerRequest } from './services/logger';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { originsOf, securityPlugin } from './plugins/security';
-import { SocketHub, websocketPlugin, type WebsocketLimits } from './plugins/websocket';
+import { websocketPlugin, type WebsocketLimits } from './plugins/websocket';
 import { accountBalanceRoutes } from './routes/account_balance';
 import { analysisRoutes } from './routes/analysis';
 import { authRoutes } from './routes/auth';
@@ -36,12 +36,14 @@ import { tradeTokenRoutes } from './routes/trade_token';
 import { userRoutes } from './routes/user';
 import { exchangeRelayRoutes, RELAY_REQUESTS_PER_MINUTE } from './routes/exchange_relay';
 import { EgressIp } from './services/egress-ip';
-import type { EventBus } from './services/event-bus';
+import { LocalEventBus, type EventBus } from './services/event-bus';
 import { listBrowserPlatformUrls, seedPlatforms } from './services/platforms';
+import { SocketHub } from './services/socket-hub';
 import { keepSymbolsSynced } from './services/symbols';
 import { TradeDesk } from './services/trade-desk';
 import { resealServerEnvelopes } from './services/trade-tokens';
 import { announceTradeWrite, onTradeWrite } from './services/trades';
+import { startInstance, type Instance, type InstanceOptions } from './instance';
 
 export interface AppDeps {
   feed: MarketFeed;
@@ -62,7 +64,7 @@ export interface AppDeps {
   tradeMonitor?: TradeMonitor;
   /** The other instances on the same PostgreSQL (services/event-bus.ts); absent: this process is alone. */
   bus?: EventBus;
-  /** Whether the monitor built here starts as the leader's (docs/decisions.md "Several instances"); default true. */
+  /** Whether the monitor built here starts as the leader's (docs/server.md "Several instances"); default true. */
   leading?: boolean;
   /**
    * The embedded paper exchange answers browsers (its CORS flag, PAPER_EXCHANGE_CORS): the paper platform is
@@ -81,6 +83,8 @@ export interface AppDeps {
   paperExchangeAdminToken?: string;
   /** Sockets per trader and frames per second (plugins/websocket.ts); benchmarks raise them. */
   websocketLimits?: Partial<WebsocketLimits>;
+  /** The live work of a process (server.ts; instance.ts): the price relay, the signals and the lead. */
+  instance?: InstanceOptions;
 }
 
 /**
@@ -228,11 +232,18 @@ export async function buildApp(deps: AppDeps) {
     if (wantsPage) return reply.type('text/html').sendFile('index.html');
     return reply.status(404).send({ detail: `Not found: ${request.url}` });
   });
-  return { app, hub, monitor };
+  // Last: a leader's first duties call the app (the house account), which makes it ready.
+  const instance: Instance | undefined = deps.instance
+    ? await startInstance(
+        { app, db: deps.db, feed: deps.feed, hub, bus: deps.bus ?? new LocalEventBus(), monitor },
+        deps.instance,
+      )
+    : undefined;
+  return { app, hub, monitor, instance };
 }
 
 /** Bus topic of trade writes: `{ user_uuid }` whose trades an instance wrote (their cached lists go stale). */
-export const TRADE_WRITES_TOPIC = 'trade_writes';
+const TRADE_WRITES_TOPIC = 'trade_writes';
 
 /** The trade writes of this instance to the others, and theirs to this one's listeners (services/trades.ts). */
 function relayTradeWrites(app: FastifyInstance, db: Database, bus: EventBus): void {

@@ -1,6 +1,6 @@
 // The Signaldesk process (`npm start`): the database (PGlite under DATA_DIR or PostgreSQL), the paper exchange
 // (embedded, or the one PAPER_EXCHANGE_URL names; none when EXCHANGE_URL names another exchange), the market
-// feed, and the API + SPA on PORT. Several processes may share one PostgreSQL (docs/decisions.md "Several
+// feed, and the API + SPA on PORT. Several processes may share one PostgreSQL (docs/server.md "Several
 // instances"): each serves its own sockets, the event bus carries what one does to the others' sockets, and
 // the one that leads (an advisory lock) runs the signal engine, the house account (with the paper exchange;
 // on the first start the backfill replays 30 days of market, signals, house trades and statistics) and the
@@ -11,8 +11,6 @@ import { startPaperExchange, type PaperExchangeHandle } from '../../paper-exchan
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
-import { leaderDuties } from './engine/leader-duties';
-import { listenForSignals, startPriceRelay } from './engine/live-core';
 import { followedSymbols, MarketFeed } from './engine/market-feed';
 import { initTradeCore } from '../../shared-core/trade-core-node';
 import { LocalEventBus, PgEventBus, type EventBus } from './services/event-bus';
@@ -73,7 +71,10 @@ async function main() {
   const secretBox = new SecretBox(master.key);
   const egressIp = new EgressIp(config.exchangeEgressIp);
   egressIp.discover(config.exchangeEgressIpUrl, log);
-  const { app, hub, monitor } = await buildApp({
+  // buildApp also starts this instance's live work (instance.ts): every instance relays its feed's prices and
+  // every new signal to its own sockets; the first attempt at the lead runs before the feed starts, so a leader's
+  // engine gets the start-up candles as a single process's does (and the backfill runs before the server answers).
+  const { app, instance } = await buildApp({
     feed,
     db: database.db,
     secretBox,
@@ -87,19 +88,8 @@ async function main() {
     leading: false,
     paperExchangeAllowsBrowsers: !!embedded && config.paperExchangeCors,
     egressIp,
+    instance: { leadership, box: secretBox, paper, log },
   });
-
-  // Every instance: its feed's prices and every new signal to its own sockets; after the bus lost news of the
-  // others, the monitor reads the open trades again.
-  const relay = await startPriceRelay({ feed, db: database.db, hub });
-  const stopSignals = listenForSignals({ bus, db: database.db, hub, log });
-  bus.onResume(() => void monitor.resync());
-
-  // The first attempt runs before the feed starts, so a leader's engine gets the start-up candles as a single
-  // process's does (and the backfill runs before the server answers).
-  await leadership.start(
-    leaderDuties({ app, db: database.db, feed, hub, bus, monitor, box: secretBox, paper, log }),
-  );
   if (!leadership.leading) log.info('leader: another instance leads; this one follows');
   await feed.start();
 
@@ -109,10 +99,8 @@ async function main() {
   const shutdown = async (signal: string) => {
     log.info(`${signal}: shutting down`);
     // The lead first: another instance takes it over while this one finishes.
-    await leadership.close();
+    await instance?.stop();
     await feed.close();
-    relay.close();
-    stopSignals();
     await app.close();
     await bus.close();
     await embedded?.close();

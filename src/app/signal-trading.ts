@@ -91,7 +91,7 @@ export async function openTradeFromSignal(signalUuid: string): Promise<void> {
  * (each exchange call may take its own time-out). A time-out here says nothing about the trade: the server
  * may still open it, and then tells every socket of the trader, so it shows in the list. Neither does a
  * connection lost while the server works (the server stopped half-way; after its restart the open is completed
- * or undone by reconciliation, docs/decisions.md "Faults"). The trader is told exactly that, and the card stays
+ * or undone by reconciliation, docs/spa.md "Faults"). The trader is told exactly that, and the card stays
  * (trading it again is refused while that trade exists). False on either; other failures are thrown.
  */
 async function createServerTradeOrTimeout(body: Parameters<typeof createServerTrade>[0]): Promise<boolean> {

@@ -98,7 +98,7 @@ export const DAY_END_MS_OF_SECOND = 99;
 
 /**
  * From this many open trades the /trading table holds only the rows near the screen
- * (open-trades-table.tsx; docs/decisions.md "Performance (issue 9)"): with 500 rows every frame of live numbers
+ * (open-trades-table.tsx; docs/spa.md "Performance (issue 9)"): with 500 rows every frame of live numbers
  * laid out, painted and hit-tested the whole table, and a click waited over 100 ms for its next paint
  * (bench/spa/trading.ts). Below it every row is in the page, so the browser's find and a screen reader's table
  * navigation see them all.

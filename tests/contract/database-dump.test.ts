@@ -20,7 +20,7 @@ import { MarketFeed } from '../../server/src/engine/market-feed';
 import { initTradeCore, openToken, sealToken } from '../../shared-core/trade-core-node';
 import { BINANCE_DEMO_PLATFORM_UUID, BINANCE_PLATFORM_UUID } from '../../server/src/services/platforms';
 import { SecretBox } from '../../server/src/services/secret-box';
-import { signUpAndLogIn } from '../../server/src/services/testing';
+import { signUpAndLogIn } from '../../server/test/test-app';
 
 const PIN = '13579';
 const API_SECRET = `dump-secret-${randomBytes(8).toString('hex')}`;

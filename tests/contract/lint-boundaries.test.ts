@@ -1,6 +1,7 @@
 // The import boundaries of DESIGN.md are enforced by ESLint (eslint.config.js): ky only in
 // src/lib/api-client.ts, pkg/ only in the trade-core wrappers; and those of src/README.md: a feature imports no
-// other feature and not src/app, src/stores imports no feature. This runs the real config.
+// other feature and not src/app, src/stores imports no feature; and those of server/README.md: the server's layers
+// run one way (routes → engine → services → db/lib, plugins only wire). This runs the real config.
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, test } from 'vitest';
@@ -77,5 +78,36 @@ describe('import boundaries', () => {
       "import { tradesStore } from '../features/trades/trades-store';\nexport const t = tradesStore;\n";
     expect(await zoneErrors(fromStore, 'src/stores/example-store.ts')).toHaveLength(1);
     expect(await zoneErrors(fromStore, 'src/lib/example.ts')).toHaveLength(1);
+  });
+
+  test('a server layer importing against the one way is an error; the same import the other way is fine', async () => {
+    const hub = "import { SocketHub } from '../services/socket-hub';\nexport const h = SocketHub;\n";
+    expect(await zoneErrors(hub, 'server/src/engine/example.ts')).toEqual([]);
+    expect(await zoneErrors(hub, 'server/src/plugins/example.ts')).toEqual([]);
+    expect(await zoneErrors(hub, 'server/src/routes/example.ts')).toHaveLength(0);
+    const monitor =
+      "import { TradeMonitor } from '../engine/trade-monitor';\nexport const m = TradeMonitor;\n";
+    const errors = await zoneErrors(monitor, 'server/src/services/example.ts');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('Server layers run one way');
+    expect(await zoneErrors(monitor, 'server/src/plugins/example.ts')).toHaveLength(1);
+    const fromRoute =
+      "import { TradeMonitor } from '../../engine/trade-monitor';\nexport const m = TradeMonitor;\n";
+    expect(await zoneErrors(fromRoute, 'server/src/routes/trade/example.ts')).toEqual([]);
+    // A route from the engine, a plugin from a route, a service from db, app.ts from anywhere: refused.
+    const route = "import { tradeRoutes } from '../routes/trade';\nexport const r = tradeRoutes;\n";
+    expect(await zoneErrors(route, 'server/src/engine/example.ts')).toHaveLength(1);
+    const plugin = "import { authPlugin } from '../../plugins/auth';\nexport const p = authPlugin;\n";
+    expect(await zoneErrors(plugin, 'server/src/routes/user/example.ts')).toHaveLength(1);
+    const service = "import { SecretBox } from '../services/secret-box';\nexport const b = SecretBox;\n";
+    expect(await zoneErrors(service, 'server/src/db/example.ts')).toHaveLength(1);
+    const app = "import { buildApp } from '../app';\nexport const a = buildApp;\n";
+    expect(await zoneErrors(app, 'server/src/services/example.ts')).toHaveLength(1);
+  });
+
+  test('server/src imports no test support; its tests may', async () => {
+    const code = "import { createTestApp } from '../../test/test-app';\nexport const c = createTestApp;\n";
+    expect(await zoneErrors(code, 'server/src/services/example.ts')).toHaveLength(1);
+    expect(await zoneErrors(code, 'server/src/services/example.test.ts')).toEqual([]);
   });
 });

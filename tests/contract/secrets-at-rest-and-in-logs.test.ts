@@ -19,7 +19,7 @@ import {
   insertTestSignal,
   signUpAndLogIn,
   type TestApp,
-} from '../../server/src/services/testing';
+} from '../../server/test/test-app';
 
 /** A digits-only PIN, as most traders choose: searched as a standalone value (not inside longer digit runs). */
 const PIN = '40617';

@@ -19,7 +19,7 @@ import {
   createTestApp,
   insertTestSignal,
   signUpAndLogIn,
-} from '../../server/src/services/testing';
+} from '../../server/test/test-app';
 import {
   KNOWN_SERVER_SEGMENTS,
   fillPath,

@@ -571,7 +571,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       trade_close_price: undefined,
     });
     expect(checks[3]).toEqual({ trade_uuid: 'never', state: 'never_opened' });
-    // LINK's stop, left waiting by the close on the exchange, is cancelled by the check (docs/decisions.md
+    // LINK's stop, left waiting by the close on the exchange, is cancelled by the check (docs/server.md
     // "Faults"): reduce-only on the closing side, it would otherwise act on a later LINK position.
     expect(await raw(exchange, trader, 'GET', '/fapi/v1/openAlgoOrders', { symbol: 'LINKUSDT' })).toEqual([]);
     expect(await raw(exchange, trader, 'GET', '/fapi/v1/openAlgoOrders', { symbol: 'ETHUSDT' })).toHaveLength(

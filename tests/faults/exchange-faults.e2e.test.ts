@@ -1,5 +1,5 @@
 // The paper exchange's fault switches (paper-exchange/src/faults.ts, POST /admin/faults) against both trading
-// modes (issue 9, "Faults"; docs/decisions.md "Faults"), in Chromium against `npm start`: a 5xx answer and a
+// modes (issue 9, "Faults"; docs/server.md "Faults"), in Chromium against `npm start`: a 5xx answer and a
 // skewed exchange clock (-1021) during an open, an exchange that does not answer a close, a slow exchange while
 // the app's own websocket drops in the middle of an automatic open, and the exchange's market stream dropped and
 // refused. The trader sees SPEC.md §8's text (translated in ua), nothing crashes, no trade is made twice, and no

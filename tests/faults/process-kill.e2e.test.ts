@@ -1,5 +1,5 @@
 // kill -9 of the Signaldesk process with server-mode trades open, and in the middle of an open (issue 9,
-// "Faults"; docs/decisions.md "Faults"). `tsx server/src/server.ts` (what `npm start` runs) on a DATA_DIR kept on
+// "Faults"; docs/server.md "Faults"). `tsx server/src/server.ts` (what `npm start` runs) on a DATA_DIR kept on
 // disk (PGlite and the embedded paper exchange's journal), a trader in Chromium whose page stays open across the
 // kills (its PIN lives only in that page's memory, as in real use), real stored signals re-sent through the
 // proxied socket (trading-helpers). While the process is dead, the paper exchange is started alone on the

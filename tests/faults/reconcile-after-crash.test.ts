@@ -1,5 +1,5 @@
 // What reconciliation (a server-mode balance read) and Repair (DELETE /api/trade/delete_trade_errors/) do with
-// what a server killed in the middle of its work leaves behind (issue 9, "Faults"; docs/decisions.md "Faults"),
+// what a server killed in the middle of its work leaves behind (issue 9, "Faults"; docs/server.md "Faults"),
 // in process against the real paper exchange and an in-memory PGlite. A kill leaves the 'opening' row the create
 // route stores before its exchange calls (services/trades.ts insertTrade) and whatever of openPosition's orders
 // reached the exchange under the signal's ids; each such state is set up here exactly as the route leaves it.
@@ -21,7 +21,7 @@ import {
   insertTestSignal,
   signUpAndLogIn,
   type TestApp,
-} from '../../server/src/services/testing';
+} from '../../server/test/test-app';
 import { insertTrade, tradeOrigin } from '../../server/src/services/trades';
 
 const PIN = '24680';
@@ -239,7 +239,7 @@ describe('a server killed between the market order and the stop', () => {
     expect(await stopsOn('XRPUSDT')).toEqual([]);
     expect(pushedFor(row.trade_uuid).length).toBeGreaterThan(0);
 
-    // Later balance reads leave a refused stop to the trader (docs/decisions.md "Trading — server").
+    // Later balance reads leave a refused stop to the trader (docs/server.md "Trading — server").
     await exchange.admin.clearFaults();
     await balanceRead();
     expect((await listed(row.trade_uuid))?.trade_error).toBe(TradeError.STOP_MISSING);

@@ -1,4 +1,4 @@
-// Two server processes on one PostgreSQL (issue 9, "Scale"; docs/decisions.md "Several instances"): both run
+// Two server processes on one PostgreSQL (issue 9, "Scale"; docs/server.md "Several instances"): both run
 // `tsx server/src/server.ts` as `npm start` does, on a fresh database of the test PostgreSQL server
 // (TEST_DATABASE_URL: run under scripts/with-postgres), with the same master key and one paper exchange that
 // runs apart (PAPER_EXCHANGE_URL). A trader signs up on A and holds a socket on each; what one instance does

@@ -45,7 +45,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
  * 0666 whatever the umask; its folder is kept 0700 so that files made while it runs cannot be reached by
  * others either, and every file is set 0600 at open and at close.
  */
-export function restrictToOwner(folder: string): void {
+function restrictToOwner(folder: string): void {
   fs.chmodSync(folder, 0o700);
   for (const entry of fs.readdirSync(folder, { withFileTypes: true, recursive: true })) {
     const at = path.join(entry.parentPath, entry.name);

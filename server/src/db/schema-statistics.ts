@@ -1,5 +1,5 @@
 // Drizzle schema of the public statistics (SPEC.md §3 "Statistic trade point", "Statistic item";
-// contracts/statistics.ts): the house account's track record (docs/decisions.md "Statistics"). One point per
+// contracts/statistics.ts): the house account's track record (docs/server.md "Statistics"). One point per
 // 5-minute boundary and one item per UTC day; both keyed by their moment, so a second writer of the same
 // moment (a replay stored twice, another instance) changes nothing. ROE and prices are `numeric` (exact).
 import { date, integer, numeric, pgTable, timestamp } from 'drizzle-orm/pg-core';

@@ -1,6 +1,6 @@
 // The correlation analysis of SPEC.md §2 "Analysis": per 5-minute bucket, the published BUY and SELL signals
 // and bitcoin's return, correlated over lags by trade-core's lagScan. The exact series definitions are in
-// contracts/analysis.ts (analysisResult) and docs/decisions.md "Analysis".
+// contracts/analysis.ts (analysisResult) and docs/server.md "Analysis".
 import { and, gte, isNotNull, lt } from 'drizzle-orm';
 import {
   ANALYSIS_BUCKET_MS,
@@ -16,7 +16,7 @@ import type { MarketFeed } from './market-feed';
 
 const BUCKET = { name: '5m', ms: ANALYSIS_BUCKET_MS } as const;
 
-export const EMPTY_ANALYSIS: AnalysisResult = {
+const EMPTY_ANALYSIS: AnalysisResult = {
   lag_price_list: [],
   lag_buy: { max_corr: 0, lag_at_max_corr: 0 },
   lag_sell: { max_corr: 0, lag_at_max_corr: 0 },
@@ -81,7 +81,7 @@ async function publishedSignals(db: Database, fromMs: number, toMs: number) {
 }
 
 /** The three series of a range (contracts/analysis.ts analysisResult); empty when the exchange has no kline. */
-export async function buildAnalysisSeries(
+async function buildAnalysisSeries(
   db: Database,
   feed: MarketFeed,
   range: AnalysisRange,

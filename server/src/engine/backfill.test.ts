@@ -15,7 +15,7 @@ import {
   seededHistory,
   seededMarket,
   seedReplayDatabase,
-} from './replay-testing';
+} from '../../test/replay-testing';
 
 const handles: DatabaseHandle[] = [];
 afterEach(async () => {

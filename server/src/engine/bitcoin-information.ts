@@ -8,7 +8,7 @@ import { BITCOIN_SYMBOL, type MarketFeed } from './market-feed';
 import { PREDICTION_HORIZON_MINUTES } from './prediction';
 
 /** Minutes of trend data a chart gets: the last four hours. */
-export const TREND_DATA_MINUTES = 240;
+const TREND_DATA_MINUTES = 240;
 
 export function bitcoinInformation(feed: MarketFeed): BitcoinPublicInformation | undefined {
   const latest = feed.price(BITCOIN_SYMBOL);

@@ -1,4 +1,4 @@
-// When a signal is a hit (docs/decisions.md "Market and signals"). A signal made at the close of a candle
+// When a signal is a hit (docs/server.md "Market and signals"). A signal made at the close of a candle
 // enters at that close. Over the next HORIZON_MINUTES closed candles:
 // - a hit when the price reaches entry ± HIT_THRESHOLD_PERCENT in the signal's direction before it reaches
 //   the same distance against it;

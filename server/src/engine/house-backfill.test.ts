@@ -10,7 +10,7 @@ import { signals } from '../db/schema-signals';
 import { trades } from '../db/schema-trades';
 import { ensureHouseAccount, HOUSE_USER_UUID, type HouseAccount } from '../services/house';
 import { PAPER_PLATFORM_UUID } from '../services/platforms';
-import { createTestApp, type TestApp } from '../services/testing';
+import { createTestApp, type TestApp } from '../../test/test-app';
 import { BITCOIN_SYMBOL } from './market-feed';
 import { needsBackfill } from './backfill';
 import { backfillFirstStart, type FirstStartSummary } from './house-backfill';
@@ -107,6 +107,7 @@ describe('first start backfill', () => {
       app: t.app,
       db: t.db,
       desk: t.tradeDesk,
+      monitor: t.monitor,
       box: t.app.secretBox,
       house,
       log,

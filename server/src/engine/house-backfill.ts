@@ -1,4 +1,4 @@
-// The first start's backfill (DESIGN.md "Public statistics"; docs/decisions.md "Backfill"), as server.ts runs
+// The first start's backfill (DESIGN.md "Public statistics"; docs/server.md "Backfill"), as server.ts runs
 // it: with an empty database and the paper exchange, the exchange's history (30 days by default) is generated
 // from its seed and its span (generateHistory: the very candles its klines answer) and replayed through the signal engine with two
 // consumers — the house replay (house-replay.ts) and the statistics replay (statistics-replay.ts) — and the

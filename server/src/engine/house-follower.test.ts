@@ -1,4 +1,4 @@
-// The house account live, against a real paper exchange (docs/decisions.md "House account"): a live signal that
+// The house account live, against a real paper exchange (docs/server.md "House account"): a live signal that
 // reaches the default minimal_accuracy opens a server-mode house trade on the exchange through the traders'
 // calls, one per symbol; the monitor's flags close it (or reset it for DIRECTION_SIGNAL) at once; the house
 // cannot log in, keeps its PIN and keys sealed, and its trades never show to a trader.
@@ -23,7 +23,7 @@ import {
   signUpAndLogIn,
   TEST_PASSWORD,
   type TestApp,
-} from '../services/testing';
+} from '../../test/test-app';
 import { priceAtRoe } from '../services/trade-math';
 import { findTradeToken, openTradeToken } from '../services/trade-tokens';
 import { findUser, userTradeTokenKey } from '../services/users';
@@ -54,6 +54,7 @@ beforeAll(async () => {
     app: t.app,
     db: t.db,
     desk: t.tradeDesk,
+    monitor: t.monitor,
     box: t.app.secretBox,
     house,
     log,

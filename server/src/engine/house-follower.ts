@@ -1,4 +1,4 @@
-// The house follower (docs/decisions.md "House account"): the house account trading the live signals as a
+// The house follower (docs/server.md "House account"): the house account trading the live signals as a
 // trader with the default preferences would, through the very calls traders use — it is a client of the API,
 // in process (app.inject with an access token the server issues to it): POST /api/trade_server/create_trade/
 // to open, /api/trade_server/close_trade/ (or /api/trade_client/close_trade/ for the backfill's replayed trades,
@@ -39,8 +39,8 @@ import type { SignalRow } from './signal-store';
 import type { TradeMonitor, UiStatusMark } from './trade-monitor';
 import { reachesMinimalAccuracy } from './trade-rules';
 
-export const SWEEP_INTERVAL_MS = 15_000;
-export const RECONCILE_EVERY = 4;
+const SWEEP_INTERVAL_MS = 15_000;
+const RECONCILE_EVERY = 4;
 
 /** The part of the Fastify app the house calls. */
 export type HouseApi = Pick<FastifyInstance, 'inject' | 'issueAccessToken'>;
@@ -49,6 +49,8 @@ export interface HouseFollowerOptions {
   app: HouseApi;
   db: Database;
   desk: TradeDesk;
+  /** The desk's monitor (the follower also listens to its UI statuses). */
+  monitor: TradeMonitor;
   box: SecretBox;
   house: HouseAccount;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -72,7 +74,7 @@ export class HouseFollower {
   constructor(private readonly options: HouseFollowerOptions) {}
 
   private get monitor(): TradeMonitor {
-    return this.options.desk.monitor;
+    return this.options.monitor;
   }
 
   private get userUuid(): string {

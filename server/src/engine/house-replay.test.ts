@@ -1,4 +1,4 @@
-// The house account in the backfill (docs/decisions.md "House account", "Backfill"): a scripted market through
+// The house account in the backfill (docs/server.md "House account", "Backfill"): a scripted market through
 // the house replay and the statistics replay — opens at the signal's entry, the exchange-side stop on the
 // candle's low / high, TAKE_PROFIT and TREILING_STOP on the close, DIRECTION_SIGNAL and REVERSE_SIGNAL, one trade
 // per symbol, points and a day's item — and the replay of a seeded history, which is deterministic.
@@ -16,7 +16,7 @@ import { pnlAndRoe } from '../services/trade-math';
 import { backfill } from './backfill';
 import type { Candle } from './candles';
 import { HouseReplay } from './house-replay';
-import { EXCHANGE_URL, seededHistory, seedReplayDatabase } from './replay-testing';
+import { EXCHANGE_URL, seededHistory, seedReplayDatabase } from '../../test/replay-testing';
 import type { EngineStep } from './signal-engine';
 import { followingPlatforms, symbolsByPair, type SymbolRow } from './signal-store';
 import { StatisticsReplay } from './statistics-replay';

@@ -1,4 +1,4 @@
-// The house account in the backfill (docs/decisions.md "House account", "Backfill"): the replay consumer that
+// The house account in the backfill (docs/server.md "House account", "Backfill"): the replay consumer that
 // trades the replayed signals as the live house follower trades the live ones, with the same rules
 // (trade-rules.ts) and the same money math (trade-core through trade-math), so the stored history, the
 // statistics and the live track record are one record.
@@ -72,7 +72,7 @@ export interface OrderFilter {
 }
 
 /** The trade uuid of the house's replayed trade on a signal: name-based, so a replay is reproducible. */
-export const replayedTradeUuid = (signalUuid: string): string => nameUuid(`house-replay|${signalUuid}`);
+const replayedTradeUuid = (signalUuid: string): string => nameUuid(`house-replay|${signalUuid}`);
 
 export class HouseReplay implements ReplayConsumer {
   /** Every trade, in the order they were opened. */

@@ -1,10 +1,10 @@
-// The work that runs on one instance only (docs/decisions.md "Several instances"), started when this
+// The work that runs on one instance only (docs/server.md "Several instances"), started when this
 // instance becomes the leader (services/leadership.ts) and stopped when it steps down: the trade monitor's
 // UI statuses and price-field writes, and with the paper exchange the house account, the first start's
 // backfill, the house follower and the statistics recorder; then the signal engine, whose new signals reach
 // the monitor, the house follower, this instance's sockets and, over the bus, the other instances' sockets.
 import type { Database } from '../db';
-import type { SocketHub } from '../plugins/websocket';
+import type { SocketHub } from '../services/socket-hub';
 import type { EventBus } from '../services/event-bus';
 import { ensureHouseAccount } from '../services/house';
 import type { LeaderDuties } from '../services/leadership';
@@ -35,10 +35,12 @@ export interface LeaderDutiesOptions {
   };
 }
 
-export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
+export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idle(): Promise<void> } {
   const { app, db, feed, hub, bus, monitor, box, paper, log } = options;
   /** What lead() started, stopped in reverse order. */
   let stops: (() => Promise<void>)[] = [];
+  /** The signal core while leading: idle() waits for what it was handed (tests step the market by it). */
+  let idle: () => Promise<void> = async () => undefined;
 
   const stepDown = async () => {
     const started = stops.reverse();
@@ -60,7 +62,7 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
         log,
       });
       await backfillFirstStart({ db, exchange: paper, house, log });
-      follower = new HouseFollower({ app, db, desk: app.tradeDesk, box, house, log });
+      follower = new HouseFollower({ app, db, desk: app.tradeDesk, monitor, box, house, log });
       recorder = new StatisticsRecorder({ db, monitor, feed, houseUserUuid: house.user_uuid, log });
     }
     const core = await startSignalCore({
@@ -75,6 +77,7 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
       },
     });
     stops.push(() => core.close());
+    idle = core.idle;
     if (follower) {
       const started = follower;
       await started.start();
@@ -87,5 +90,5 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties {
     }
   };
 
-  return { lead, stepDown };
+  return { lead, stepDown, idle: () => idle() };
 }

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { serverEvent, type ServerEvent, type Signal } from '../../../contracts';
-import { WS_UNAUTHORIZED_CLOSE_CODE } from '../plugins/websocket';
-import { signUpAndLogIn } from '../services/testing';
+import { WS_UNAUTHORIZED_CLOSE_CODE } from '../services/socket-hub';
+import { signUpAndLogIn } from '../../test/test-app';
 import { MINUTE_MS } from './candles';
-import { startLiveHarness, type LiveHarness } from './live-harness';
+import { startLiveHarness, type LiveHarness } from '../../test/live-harness';
 
 const BTC = 'BTCUSDT';
 let h: LiveHarness;

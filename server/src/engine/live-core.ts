@@ -8,7 +8,7 @@
 //   are stored but not sent: they are history.
 // At start the engine continues each neuron's stored track record (SignalEngine.restore), so accuracy is
 // measured over the stored outcomes across restarts.
-// Several instances (docs/decisions.md "Several instances"): every instance relays its own feed's prices to
+// Several instances (docs/server.md "Several instances"): every instance relays its own feed's prices to
 // its own sockets (startPriceRelay) and delivers new signals to its own sockets (listenForSignals); only the
 // leader runs the engine and stores (startSignalCore), and hands each step's new signals to the others over
 // the bus. An engine started on a feed that has candles already (a takeover) replays the feed's window as
@@ -16,7 +16,7 @@
 import { z } from 'zod';
 import { signal, trendMoment, type Signal, type SignalByUuid, type TrendMoment } from '../../../contracts';
 import type { Database } from '../db';
-import type { SocketHub } from '../plugins/websocket';
+import type { SocketHub } from '../services/socket-hub';
 import type { EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import { bitcoinInformation } from './bitcoin-information';

@@ -45,7 +45,7 @@ const KLINES_LIMIT_MAX = 1500;
 type Log = { warn(obj: object, msg: string): void };
 
 /** A real exchange lists hundreds of perpetuals; the feed follows the first ones (the paper exchange has 8). */
-export const MAX_FEED_SYMBOLS = 16;
+const MAX_FEED_SYMBOLS = 16;
 
 /** The exchange's tradable USDT perpetuals (bitcoin first), or bitcoin alone while exchangeInfo fails. */
 export async function followedSymbols(exchangeUrl: string, log: Log): Promise<string[]> {

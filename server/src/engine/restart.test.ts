@@ -5,7 +5,7 @@
 // neuron never has two signals open at once on one symbol.
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type DatabaseHandle } from '../db';
-import { expectConsistent, runCore, seededMarket, seedReplayDatabase } from './replay-testing';
+import { expectConsistent, runCore, seededMarket, seedReplayDatabase } from '../../test/replay-testing';
 
 /** The database as the live core sees it until `commits` steps are stored; then the process "dies". */
 function dyingAfter(db: Database, commits: number): Database {

@@ -6,14 +6,14 @@ import type { Candle } from './candles';
 const CAPACITY = 1024;
 /** Rolling sums are recomputed from the buffer this often, so float error cannot build up. */
 const RESUM_EVERY = 4096;
-export const SMA_WINDOWS = [60, 240, 720] as const;
-export const RETURN_WINDOWS = [15, 60, 240] as const;
-export const VOL_WINDOW = 60;
-export const LONG_VOL_WINDOW = 240;
-export const EMA_FAST = 15;
+const SMA_WINDOWS = [60, 240, 720] as const;
+const RETURN_WINDOWS = [15, 60, 240] as const;
+const VOL_WINDOW = 60;
+const LONG_VOL_WINDOW = 240;
+const EMA_FAST = 15;
 export const EMA_SLOW = 60;
 /** Candles needed before every indicator is defined. */
-export const WARM_CANDLES = 721;
+const WARM_CANDLES = 721;
 /** Features are clipped to ±this (a z-score), so one odd minute cannot swamp a learned model. */
 const FEATURE_CLIP = 5;
 

@@ -41,7 +41,7 @@ function run(market: Map<string, Candle[]>, engine = new SignalEngine()) {
   return { signals, resolutions, engine };
 }
 
-/** The hit rule of docs/decisions.md, written out independently of hit-rule.ts. */
+/** The hit rule of docs/server.md, written out independently of hit-rule.ts. */
 function expectedOutcome(signal: EngineSignal, candles: Candle[]): { outcome: string; resolvedAt: number } {
   const start = candles.findIndex((candle) => candleEnd(candle) === signal.createdAt);
   const entry = Number(signal.priceEnter);

@@ -92,11 +92,7 @@ export async function insertSignal(
     .returning();
 }
 
-export async function resolveSignal(
-  db: Database,
-  resolution: EngineResolution,
-  symbolUuid: string,
-): Promise<void> {
+async function resolveSignal(db: Database, resolution: EngineResolution, symbolUuid: string): Promise<void> {
   await db
     .update(signals)
     .set({

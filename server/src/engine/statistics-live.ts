@@ -1,4 +1,4 @@
-// The live statistics recorder (docs/decisions.md "Statistics"): a timer aligned to the 5-minute boundaries
+// The live statistics recorder (docs/server.md "Statistics"): a timer aligned to the 5-minute boundaries
 // (unref'd, stopped on close). At each boundary T it stores the point of T — the house's open trades with the
 // trade monitor's current PNL, and bitcoin's mark price — and the items of the UTC days that ended since the
 // last stored one (normally the day that ended at T when T is 00:00): the house trades closed that day, and

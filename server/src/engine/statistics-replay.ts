@@ -1,4 +1,4 @@
-// Statistics in the backfill (docs/decisions.md "Statistics", "Backfill"): the replay consumer that takes the
+// Statistics in the backfill (docs/server.md "Statistics", "Backfill"): the replay consumer that takes the
 // points and items from the house replay's state with the functions the live recorder uses (statistics.ts).
 // Listed after the house replay, so each minute it sees that minute's trades.
 // - At every 5-minute boundary T: a point from the house's open trades after the prices of the minute ending at

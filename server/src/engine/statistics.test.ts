@@ -1,4 +1,4 @@
-// Statistics on known trades (contracts/statistics.ts; docs/decisions.md "Statistics"): a point's counts and
+// Statistics on known trades (contracts/statistics.ts; docs/server.md "Statistics"): a point's counts and
 // unrealized ROE per side, a day's counts and realized ROE per side (the side's PNL ÷ its initial margin × 100,
 // 2 decimals, 0 without trades), which trades a day holds, and the live recorder's catch-up of missed days.
 import { randomUUID } from 'node:crypto';
@@ -7,7 +7,7 @@ import { statisticTradeDays, statisticTradePoints } from '../db/schema-statistic
 import { trades, type NewTradeRow } from '../db/schema-trades';
 import { ensureHouseUser, HOUSE_USER_UUID } from '../services/house';
 import { BINANCE_PLATFORM_UUID } from '../services/platforms';
-import { createTestApp, ensureTestSymbol, signUpAndLogIn, type TestApp } from '../services/testing';
+import { createTestApp, ensureTestSymbol, signUpAndLogIn, type TestApp } from '../../test/test-app';
 import { initTradeCore } from '../../../shared-core/trade-core-node';
 import { initialTrailingLevel } from '../services/trade-math';
 import { DAY_MS, sideOf, statisticItem, statisticPoint, utcDate, type StatisticTrade } from './statistics';

@@ -1,5 +1,5 @@
 // Public statistics (SPEC.md §2 Dashboard, §3 "Statistic trade point", "Statistic item"; contracts/statistics.ts):
-// the house account's track record (docs/decisions.md "Statistics").
+// the house account's track record (docs/server.md "Statistics").
 // - A point every 5 minutes: the house's open trades at that boundary, per side their count and ROE, and the
 //   bitcoin price.
 // - An item per UTC day, once it has ended: the house's trades closed that day (close time in [00:00, 24:00)),
@@ -7,7 +7,7 @@
 // ROE of a side = the side's total PNL ÷ its total initial margin × 100, 2 decimals, 0 without trades (trade-core
 // decimals). The live recorder (statistics-live.ts) and the backfill's replay (statistics-replay.ts) both
 // compute with the functions below; this file also stores and reads the rows.
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, lte, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, lt, lte, ne } from 'drizzle-orm';
 import {
   TradeStatus,
   type SignalDirection,
@@ -28,7 +28,7 @@ import { PERCENT_DECIMALS, positionMargin } from '../services/trade-math';
 export const STATISTIC_POINT_MS = 5 * 60_000;
 export const DAY_MS = 86_400_000;
 /** GET /public/get_statistic_trade_by_day/ answers this much (288 points). */
-export const POINT_WINDOW_MS = DAY_MS;
+const POINT_WINDOW_MS = DAY_MS;
 /** GET /public/get_statistic_trade_by_month/ answers this many complete days. */
 export const ITEM_WINDOW_DAYS = 30;
 
@@ -159,7 +159,7 @@ export async function storeItems(db: Database, rows: readonly StatisticTradeDayR
 }
 
 /** Points older than this are deleted at each day's roll-over: the routes never answer them. */
-export const POINT_RETENTION_MS = ITEM_WINDOW_DAYS * DAY_MS;
+const POINT_RETENTION_MS = ITEM_WINDOW_DAYS * DAY_MS;
 
 export async function prunePoints(db: Database, now: number): Promise<void> {
   await db
@@ -175,16 +175,6 @@ export async function lastStoredDay(db: Database): Promise<string | undefined> {
     .orderBy(desc(statisticTradeDays.statistic_date))
     .limit(1);
   return row?.day;
-}
-
-/** Which of `days` (YYYY-MM-DD) are stored. */
-export async function storedDays(db: Database, days: readonly string[]): Promise<Set<string>> {
-  if (days.length === 0) return new Set();
-  const rows = await db
-    .select({ day: statisticTradeDays.statistic_date })
-    .from(statisticTradeDays)
-    .where(inArray(statisticTradeDays.statistic_date, [...days]));
-  return new Set(rows.map((row) => row.day));
 }
 
 // ------------------------------------------------------------------------------------------------ reading

@@ -1,5 +1,5 @@
 // Two trade monitors and socket hubs on one database, joined by a bus, as two instances are
-// (docs/decisions.md "Several instances"): the follower watches what the leader watches, never marks a UI
+// (docs/server.md "Several instances"): the follower watches what the leader watches, never marks a UI
 // status itself but shows the leader's, tells the leader of a reset, and forgets a closed trade; the owner's
 // socket on the follower's hub gets the leader's push. The bus here hands a message over at once (the real one,
 // services/event-bus.ts, has its own test on PostgreSQL).
@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { tradeUpdatedEvent } from '../../../contracts';
 import { trades } from '../db/schema-trades';
-import { SocketHub } from '../plugins/websocket';
+import { SocketHub } from '../services/socket-hub';
 import type { BusHandler, EventBus } from '../services/event-bus';
-import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from '../services/testing';
+import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from '../../test/test-app';
 import { TradeMonitor } from './trade-monitor';
 
 /** One end of a pair: what it publishes, the other end's subscribers get (as JSON, as over the wire). */

@@ -14,7 +14,7 @@ import {
   signUpAndLogIn,
   createTestApp,
   type TestApp,
-} from '../services/testing';
+} from '../../test/test-app';
 import { TradeMonitor } from './trade-monitor';
 
 let t: TestApp;

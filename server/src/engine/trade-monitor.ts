@@ -8,24 +8,24 @@
 // A UI status change is stored at once, sent to the owner (trade_updated_response_from_core) and handed to the
 // UI status listeners (the house follower acts on its own trades' statuses); the price fields are stored in
 // batches every PERSIST_INTERVAL_MS, so a restart loses at most that much of them.
-// Several instances (docs/decisions.md "Several instances"): every instance watches every open trade on its
-// own feed's prices (its answers carry live fields), and tells the others over the bus when it starts or stops
-// watching one or resets its UI status. Only the leader marks UI statuses (and tells the others which) and
-// stores the price fields; the others follow.
-import { and, eq, isNotNull, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
-import { TradeStatus, tradeUiStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
+// Several instances (docs/server.md "Several instances"): every instance watches every open trade on its own
+// feed's prices, and tells the others (trade-monitor-sync.ts) when it starts or stops watching one or resets its
+// UI status. Only the leader marks UI statuses (and tells the others which) and stores the price fields.
+import { and, eq } from 'drizzle-orm';
+import { TradeStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
 import type { Database } from '../db';
-import { symbols } from '../db/schema';
 import { ChangeClock } from '../lib/change-clock';
-import { trades, type TradeRow } from '../db/schema-trades';
-import type { SocketHub } from '../plugins/websocket';
+import { Listeners } from '../lib/listeners';
+import { trades } from '../db/schema-trades';
+import type { SocketHub } from '../services/socket-hub';
 import { LocalEventBus, type EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import type { TradePosition } from '../services/trade-math';
+import type { LiveTrades, WatchableTrade } from '../services/live-trades';
 import { calculatedOf } from '../services/trades';
 import type { MarketFeed, MarkPriceTick } from './market-feed';
 import { minimalAccuracies } from './signal-store';
+import { MonitorSync, openTradeRows } from './trade-monitor-sync';
 import {
   applyPrice,
   mayMark,
@@ -36,21 +36,9 @@ import {
 } from './trade-rules';
 
 /** Price fields of open trades are written at most this often. */
-export const PERSIST_INTERVAL_MS = 5000;
+const PERSIST_INTERVAL_MS = 5000;
 /** Users whose live revision is tracked; one pushed out costs its readers a rebuild (lib/change-clock.ts). */
 const REVISION_USERS = 50_000;
-
-/** Bus topic of the monitor: a trade to watch (read it), to forget, or whose UI status is now this. */
-export const MONITOR_TOPIC = 'trade_monitor';
-const monitorNews = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('watch'), trade_uuid: z.uuid() }),
-  z.object({ kind: z.literal('forget'), trade_uuid: z.uuid() }),
-  z.object({ kind: z.literal('ui_status'), trade_uuid: z.uuid(), trade_ui_status: tradeUiStatus.nullable() }),
-]);
-type MonitorNews = z.infer<typeof monitorNews>;
-
-/** What the monitor needs of a trade row and its symbol. */
-export type WatchableTrade = TradeRow & { symbol_pair: string };
 
 interface LiveTrade {
   trade_uuid: string;
@@ -98,11 +86,11 @@ export interface TradeMonitorOptions {
   leading?: boolean;
 }
 
-export class TradeMonitor {
+export class TradeMonitor implements LiveTrades {
   private readonly trades = new Map<string, LiveTrade>();
   private readonly byPair = new Map<string, Set<string>>();
   private readonly prices = new Map<string, string>();
-  private readonly listeners = new Set<(mark: UiStatusMark) => void>();
+  private readonly listeners = new Listeners<UiStatusMark>();
   /** Per user: a number that changes whenever a watched trade of theirs changes (see liveRevision). */
   private readonly revisions = new ChangeClock(REVISION_USERS);
   private readonly clock: () => number;
@@ -110,23 +98,35 @@ export class TradeMonitor {
   /** Writes run one after the other, in the order they were asked for. */
   private queue: Promise<void> = Promise.resolve();
   private readonly onTick = (tick: MarkPriceTick) => this.onPrice(tick.symbol, tick.price);
-  private readonly bus: EventBus;
+  private readonly sync: MonitorSync;
   private leading: boolean;
-  private stopListening: (() => void) | undefined;
-  /** What the other instances said, applied one after the other. */
-  private news: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: TradeMonitorOptions) {
     this.clock = options.clock ?? Date.now;
-    this.bus = options.bus ?? new LocalEventBus();
     this.leading = options.leading ?? true;
+    this.sync = new MonitorSync({
+      db: options.db,
+      bus: options.bus ?? new LocalEventBus(),
+      log: options.log,
+      here: {
+        watched: () => this.trades.keys(),
+        track: (row) => this.track(row),
+        forget: (tradeUuid) => this.forgetHere(tradeUuid),
+        setUiStatus: (tradeUuid, status) => {
+          const trade = this.trades.get(tradeUuid);
+          if (!trade) return;
+          trade.calc = { ...trade.calc, trade_ui_status: status };
+          this.touch(trade.user_uuid);
+        },
+      },
+    });
   }
 
   /** Loads every open trade and follows the feed's mark prices and the other instances' news. */
   async start(): Promise<void> {
-    for (const row of await this.openRows()) this.track(row);
+    for (const row of await openTradeRows(this.options.db)) this.track(row);
     this.options.feed?.on('tick', this.onTick);
-    this.stopListening = this.bus.subscribe(MONITOR_TOPIC, (payload) => this.onNews(payload));
+    this.sync.start();
     const every = this.options.persistIntervalMs ?? PERSIST_INTERVAL_MS;
     this.timer = setInterval(() => void this.flush(), every).unref();
   }
@@ -134,9 +134,8 @@ export class TradeMonitor {
   /** Stops following prices and stores what is pending. */
   async close(): Promise<void> {
     this.options.feed?.off('tick', this.onTick);
-    this.stopListening?.();
     clearInterval(this.timer);
-    await this.news;
+    await this.sync.close();
     await this.flush();
   }
 
@@ -151,30 +150,22 @@ export class TradeMonitor {
     if (leading) await this.resync();
   }
 
-  /**
-   * Reads the open trades again: watches the ones it did not know, forgets the ones no longer open (after the
-   * bus lost news of the other instances). Watched trades keep their live state.
-   */
+  /** Reads the open trades again after the bus lost news (trade-monitor-sync.ts); live state is kept. */
   resync(): Promise<void> {
-    return this.queueNews(async () => {
-      const rows = await this.openRows();
-      const open = new Set(rows.map((row) => row.trade_uuid));
-      for (const row of rows) if (!this.trades.has(row.trade_uuid)) this.track(row);
-      for (const tradeUuid of [...this.trades.keys()]) if (!open.has(tradeUuid)) this.forgetHere(tradeUuid);
-    });
+    return this.sync.resync();
   }
 
   /** Starts (or restarts) watching an open trade whose price and quantity are known, on every instance. */
   watch(row: WatchableTrade): void {
     if (row.trade_status !== TradeStatus.OPEN || !row.trade_open_price || !row.trade_quantity) return;
     this.track(row);
-    this.tell({ kind: 'watch', trade_uuid: row.trade_uuid });
+    this.sync.tell({ kind: 'watch', trade_uuid: row.trade_uuid });
   }
 
   /** Stops watching a trade (it was closed or removed) on every instance; its pending price fields are dropped. */
   forget(tradeUuid: string): void {
     this.forgetHere(tradeUuid);
-    this.tell({ kind: 'forget', trade_uuid: tradeUuid });
+    this.sync.tell({ kind: 'forget', trade_uuid: tradeUuid });
   }
 
   /** watch(), in this process only. */
@@ -259,8 +250,7 @@ export class TradeMonitor {
 
   /** Calls `listener` with every UI status marked from now on; answers the function that stops it. */
   onUiStatus(listener: (mark: UiStatusMark) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** One mark price of a symbol pair: every open trade on it is recalculated. */
@@ -301,7 +291,7 @@ export class TradeMonitor {
     const trade = this.trades.get(tradeUuid);
     if (!trade) return undefined;
     trade.calc = { ...trade.calc, trade_ui_status: null };
-    this.tell({ kind: 'ui_status', trade_uuid: tradeUuid, trade_ui_status: null });
+    this.sync.tell({ kind: 'ui_status', trade_uuid: tradeUuid, trade_ui_status: null });
     this.touch(trade.user_uuid);
     await this.persistNow(trade);
     return { ...trade.calc };
@@ -359,7 +349,7 @@ export class TradeMonitor {
     trade.calc = { ...trade.calc, trade_ui_status: status };
     this.touch(trade.user_uuid);
     void this.persistNow(trade);
-    this.tell({ kind: 'ui_status', trade_uuid: trade.trade_uuid, trade_ui_status: status });
+    this.sync.tell({ kind: 'ui_status', trade_uuid: trade.trade_uuid, trade_ui_status: status });
     this.options.hub.sendToUser(trade.user_uuid, {
       event: 'trade_updated_response_from_core',
       message: { trade_uuid: trade.trade_uuid, trade_update_calculated: { ...trade.calc } },
@@ -371,64 +361,9 @@ export class TradeMonitor {
       symbol_uuid: trade.symbol_uuid,
       trade_ui_status: status,
     };
-    for (const listener of this.listeners) {
-      try {
-        listener(mark);
-      } catch (error) {
-        this.options.log.warn({ err: error }, 'trade monitor: a UI status listener failed');
-      }
-    }
-  }
-
-  private tell(news: MonitorNews): void {
-    this.bus.publish(MONITOR_TOPIC, news);
-  }
-
-  private onNews(payload: unknown): void {
-    const parsed = monitorNews.safeParse(payload);
-    if (parsed.success) void this.queueNews(() => this.apply(parsed.data));
-  }
-
-  private queueNews(task: () => Promise<void>): Promise<void> {
-    this.news = this.news.then(task).catch((error: unknown) => {
-      this.options.log.warn({ err: error }, 'trade monitor: news of another instance failed');
+    this.listeners.emit(mark, (error) => {
+      this.options.log.warn({ err: error }, 'trade monitor: a UI status listener failed');
     });
-    return this.news;
-  }
-
-  /** What another instance did to a trade, done here. */
-  private async apply(news: MonitorNews): Promise<void> {
-    if (news.kind === 'forget') {
-      this.forgetHere(news.trade_uuid);
-    } else if (news.kind === 'watch') {
-      // Read from the database: a trade closed meanwhile is not watched.
-      const [row] = await this.openRows(eq(trades.trade_uuid, news.trade_uuid));
-      if (row) this.track(row);
-      else this.forgetHere(news.trade_uuid);
-    } else {
-      const trade = this.trades.get(news.trade_uuid);
-      if (!trade) return;
-      trade.calc = { ...trade.calc, trade_ui_status: news.trade_ui_status };
-      this.touch(trade.user_uuid);
-    }
-  }
-
-  /** Open trades with a known position and their symbol pair (all, or those `filter` selects). */
-  private async openRows(filter?: SQL): Promise<WatchableTrade[]> {
-    const rows = await this.options.db
-      .select({ trade: trades, symbol_pair: symbols.symbol_pair })
-      .from(trades)
-      .innerJoin(symbols, eq(symbols.symbol_uuid, trades.symbol_uuid))
-      .where(
-        and(
-          eq(trades.trade_status, TradeStatus.OPEN),
-          eq(trades.trade_phase, 'ready'),
-          isNotNull(trades.trade_open_price),
-          isNotNull(trades.trade_quantity),
-          filter,
-        ),
-      );
-    return rows.map(({ trade, symbol_pair }) => ({ ...trade, symbol_pair }));
   }
 
   private persistNow(trade: LiveTrade): Promise<void> {

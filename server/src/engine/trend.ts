@@ -1,11 +1,11 @@
 // trend_moment of a symbol (SPEC.md §3: -1 bear, 0 flat, 1 bull), computed on each closed 1-minute candle:
 // the spread ln(EMA15 / EMA60) of the closes against a band of TREND_BAND_SIGMAS times the per-minute
 // volatility of the last 60 minutes. Above the band 1, below its negative -1, inside it 0. Measuring the
-// band in the symbol's own volatility lets one rule serve BTC and DOGE alike (docs/decisions.md).
+// band in the symbol's own volatility lets one rule serve BTC and DOGE alike (docs/server.md).
 import type { TrendMoment } from '../../../contracts';
 import { EMA_SLOW, type SymbolSeries } from './series';
 
-export const TREND_BAND_SIGMAS = 1.0;
+const TREND_BAND_SIGMAS = 1.0;
 
 export function trendMomentOf(series: SymbolSeries): TrendMoment {
   // Until the slow average has seen its window it is mostly the first close: call it flat.

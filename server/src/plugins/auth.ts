@@ -32,9 +32,6 @@ export interface AuthOptions {
   clock?: () => number;
 }
 
-/** OpenAPI security requirement of every protected route (plugins/openapi.ts declares the scheme). */
-export const bearerSecurity = [{ bearerAuth: [] }];
-
 export const authPlugin = fp<AuthOptions>(
   async (app: FastifyInstance, options) => {
     const clock = options.clock ?? Date.now;

@@ -1,7 +1,7 @@
 // The OpenAPI document lists every route of issue 5 with its contract schemas (/api/docs/openapi.json)
 // and the index page links them (/api/docs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../services/testing';
+import { createTestApp, type TestApp } from '../../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

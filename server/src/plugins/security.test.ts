@@ -13,7 +13,7 @@ import { parseTrustProxy } from '../config';
 import type { DatabaseHandle } from '../db';
 import { MarketFeed } from '../engine/market-feed';
 import { initTradeCore } from '../../../shared-core/trade-core-node';
-import { openTestDatabase, signUpAndLogIn, TEST_PASSWORD } from '../services/testing';
+import { openTestDatabase, signUpAndLogIn, TEST_PASSWORD } from '../../test/test-app';
 import { HSTS_VALUE } from './security';
 
 const silent = { warn: () => undefined };

@@ -12,13 +12,10 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../http-error';
+import { PASSWORD_RATE_DETAIL, PASSWORD_REQUESTS_PER_MINUTE } from '../services/password';
 
 /** helmet's own default max-age (one year), sent only over TLS. */
 export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
-/** Password-hashing requests (login and sign-up together) one address may make per minute. */
-export const PASSWORD_REQUESTS_PER_MINUTE = 30;
-export const PASSWORD_RATE_DETAIL =
-  'Too many login or sign-up requests from this address. Try again in a minute';
 
 export interface SecurityOptions {
   /** Origins the SPA may call besides its own (the exchanges of the platforms, for client mode). */

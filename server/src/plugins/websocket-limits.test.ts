@@ -5,14 +5,9 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createLogger } from '../services/logger';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../services/testing';
-import {
-  DEFAULT_WEBSOCKET_LIMITS,
-  WS_LIMIT_CLOSE_CODE,
-  WS_MAX_PAYLOAD_BYTES,
-  WS_TOO_MANY_FRAMES,
-  WS_TOO_MANY_SOCKETS,
-} from './websocket';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../test/test-app';
+import { WS_LIMIT_CLOSE_CODE, WS_TOO_MANY_FRAMES, WS_TOO_MANY_SOCKETS } from '../services/socket-hub';
+import { DEFAULT_WEBSOCKET_LIMITS, WS_MAX_PAYLOAD_BYTES } from './websocket';
 
 const lines: string[] = [];
 const sink = new Writable({

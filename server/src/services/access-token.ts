@@ -12,6 +12,12 @@ export const ACCESS_TOKEN_TTL_S = 15 * 60;
 /** A signing key is used for one day; tokens of the previous period (and the next, for clock skew) verify. */
 export const ACCESS_KEY_PERIOD_S = 24 * 60 * 60;
 const KID_PREFIX = 'at1-';
+
+/**
+ * OpenAPI security requirement of every route that takes an access token (plugins/openapi.ts declares the
+ * scheme; plugins/auth.ts checks the token).
+ */
+export const bearerSecurity = [{ bearerAuth: [] }];
 const ALGORITHM = 'HS256';
 
 export interface AccessClaims {

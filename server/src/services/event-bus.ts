@@ -1,4 +1,4 @@
-// The event bus between server instances that share one PostgreSQL (DESIGN.md "Scale"; docs/decisions.md
+// The event bus between server instances that share one PostgreSQL (DESIGN.md "Scale"; docs/server.md
 // "Several instances"). A component hands a JSON payload under a topic to the *other* instances, and handles
 // what they hand over: the socket hub (websocket events for sockets connected elsewhere), the trade monitor
 // (trades opened, closed or re-flagged elsewhere), the signal delivery and the open-trades cache. What an
@@ -92,7 +92,7 @@ export class LocalEventBus implements EventBus {
 }
 
 /** The NOTIFY channel; NOTIFY is per database, so deployments on other databases of one server stay apart. */
-export const BUS_CHANNEL = 'signaldesk_events';
+const BUS_CHANNEL = 'signaldesk_events';
 /** PostgreSQL refuses payloads of 8000 bytes or more (default build); this leaves room for the header. */
 export const NOTIFY_MAX_BYTES = 7900;
 const HEADER_MAX_BYTES = 80;

@@ -18,7 +18,7 @@ import { exchangeAgent } from './exchange-transport';
 import type { SecretBox } from './secret-box';
 
 /** Longer than the page's own 5000 ms time-out (SPEC.md §7), so the page gives up first, as it does today. */
-export const RELAY_UPSTREAM_TIMEOUT_MS = 6_000;
+const RELAY_UPSTREAM_TIMEOUT_MS = 6_000;
 /** Binance's default and largest recvWindow (binance-fapi.md §2). */
 const DEFAULT_RECV_WINDOW_MS = 5_000;
 const MAX_RECV_WINDOW_MS = 60_000;
@@ -28,7 +28,7 @@ const MAX_RECV_WINDOW_MS = 60_000;
  * remembered until its timestamp + recvWindow has passed by this much, so clocks this far apart cannot
  * open a window for a replay.
  */
-export const RELAY_CLOCK_ALLOWANCE_MS = 60_000;
+const RELAY_CLOCK_ALLOWANCE_MS = 60_000;
 /** Remembered signatures; far more than the per-trader rate limit lets through in their lifetime. */
 const MAX_REMEMBERED_SIGNATURES = 500_000;
 

@@ -22,7 +22,7 @@ export const exchangeAgent = new Agent({
 });
 
 /** fetch over the pool (undici's own fetch: the Agent and the fetch come from one undici). */
-export const exchangeFetch = ((input: string | URL, init?: RequestInit) =>
+const exchangeFetch = ((input: string | URL, init?: RequestInit) =>
   undiciFetch(input, {
     ...(init as Parameters<typeof undiciFetch>[1]),
     dispatcher: exchangeAgent,

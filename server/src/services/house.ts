@@ -1,4 +1,4 @@
-// The house account (DESIGN.md "Public statistics"; docs/decisions.md "House account"): a user that follows
+// The house account (DESIGN.md "Public statistics"; docs/server.md "House account"): a user that follows
 // every signal with the default preferences on a funded paper-exchange account, so the public statistics are
 // the signals' own track record.
 // - The house user is an ordinary users row with a fixed uuid and nickname 'house' that cannot log in: its
@@ -28,7 +28,7 @@ export const HOUSE_EMAIL = 'house@signaldesk.invalid';
 /** Not a scrypt$… hash: no password verifies against it. */
 const NO_LOGIN_HASH = '!house-account-no-login';
 /** USDT on a new house paper account: 10 USDT margin per trade, at most one trade per symbol. */
-export const HOUSE_BALANCE = '100000';
+const HOUSE_BALANCE = '100000';
 /** -2015: Invalid API-key, IP, or Permissions (SPEC.md §8): the exchange does not know the key. */
 const INVALID_API_KEY = -2015;
 const PIN_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';

@@ -1,4 +1,4 @@
-// Which instance does the work that must run once (docs/decisions.md "Several instances"): the signal engine,
+// Which instance does the work that must run once (docs/server.md "Several instances"): the signal engine,
 // the backfill, the house follower, the statistics recorder and the trade monitor's UI statuses. The leader is
 // the instance that holds a PostgreSQL advisory lock on a connection of its own; PostgreSQL releases the lock
 // when that connection ends, so when the leader dies (or loses its database) another instance's next attempt
@@ -41,8 +41,8 @@ export class SoleLeadership implements Leadership {
 }
 
 /** Key of the leader's advisory lock (the migrations take 5_617_293_001). */
-export const LEADER_LOCK_KEY = 5_617_293_002;
-export const LEADER_RETRY_MS = 5000;
+const LEADER_LOCK_KEY = 5_617_293_002;
+const LEADER_RETRY_MS = 5000;
 const CHECK_TIMEOUT_MS = 10_000;
 
 export interface PgLeadershipOptions {

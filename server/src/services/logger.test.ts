@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../paper-exchange/src/index';
 import { PAPER_PLATFORM_UUID } from './platforms';
 import { REDACTED, createLogger, redactUrl } from './logger';
-import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from './testing';
+import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../test/test-app';
 
 let lines: string[];
 let exchange: PaperExchangeHandle;

@@ -5,7 +5,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Field names whose values are secret wherever they appear (bodies, answers, error contexts). */
-export const SECRET_FIELDS = [
+const SECRET_FIELDS = [
   'api_key',
   'api_secret',
   'pin_code',
@@ -18,7 +18,7 @@ export const SECRET_FIELDS = [
 
 export const REDACTED = '[redacted]';
 
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-mbx-apikey"]',

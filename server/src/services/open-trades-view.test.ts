@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tradeListAnswer } from '../../../contracts';
 import { trades } from '../db/schema-trades';
-import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from './testing';
+import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from '../../test/test-app';
 import { listOpenTrades, toWireTrade, updateTrade } from './trades';
 
 let t: TestApp;

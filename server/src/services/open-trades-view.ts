@@ -7,16 +7,16 @@
 //   contract once, and rebuilt only when the rows were dropped or the monitor's liveRevision of that user moved
 //   (a price, a UI status, a trade watched or forgotten).
 // A read that overlaps a write never stores what it read (generation check). Users are kept least recently
-// used first out, at most MAX_USERS. Decision and figures: docs/decisions.md "Open trades from memory".
+// used first out, at most MAX_USERS. Decision and figures: docs/server.md "Open trades from memory".
 import { LRUCache } from 'lru-cache';
 import { tradeListAnswer } from '../../../contracts';
 import { ChangeClock } from '../lib/change-clock';
 import type { Database } from '../db';
-import type { TradeMonitor } from '../engine/trade-monitor';
+import type { LiveTrades } from './live-trades';
 import { listOpenTrades, onTradeWrite, toWireTrade, type TradeWithSymbol } from './trades';
 
 /** Users whose open list is kept; the least recently asked one goes first. */
-export const MAX_USERS = 5000;
+const MAX_USERS = 5000;
 
 interface Entry {
   rows?: TradeWithSymbol[];
@@ -35,7 +35,7 @@ export class OpenTradesView {
 
   constructor(
     private readonly db: Database,
-    private readonly monitor: TradeMonitor,
+    private readonly monitor: LiveTrades,
   ) {
     this.stopListening = onTradeWrite(db, (userUuid) => this.invalidate(userUuid));
   }

@@ -1,5 +1,5 @@
 // What the server needs of the paper exchange beyond its Binance API (the house account and the backfill,
-// docs/decisions.md "House account", "Backfill"): its market's seed and span, and funded accounts. From the
+// docs/server.md "House account", "Backfill"): its market's seed and span, and funded accounts. From the
 // embedded one in process, or from one that runs apart (PAPER_EXCHANGE_URL, so several instances share it)
 // through its loopback-only admin API, whose changes need the exchange's admin token (PAPER_EXCHANGE_ADMIN_TOKEN,
 // or the file PAPER_EXCHANGE_ADMIN_TOKEN_FILE; by default DATA_DIR/paper-exchange/admin.token, where

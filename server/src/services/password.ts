@@ -20,6 +20,13 @@ const MAX_CONCURRENT = 2;
 export const HASH_QUEUE_LIMIT = 4;
 /** Seconds a refused caller is told to wait (Retry-After): a few hashes' time. */
 export const HASH_QUEUE_RETRY_AFTER_S = 2;
+/**
+ * Password-hashing requests (login and sign-up together) one address may make per minute (plugins/security.ts
+ * applies it).
+ */
+export const PASSWORD_REQUESTS_PER_MINUTE = 30;
+export const PASSWORD_RATE_DETAIL =
+  'Too many login or sign-up requests from this address. Try again in a minute';
 
 /**
  * The hashing queue is full: answered 429 with Retry-After, before any hashing work is done. 429, not 503: every

@@ -1,5 +1,5 @@
 // Platform preferences and global trade preferences (SPEC.md §3, §5). A user without saved values gets
-// the defaults below (docs/decisions.md "Accounts and settings"); saving stores a row.
+// the defaults below (docs/server.md "Accounts and settings"); saving stores a row.
 import { and, eq, sql } from 'drizzle-orm';
 import {
   PLATFORM_PREFERENCE_BOUNDS,

@@ -68,7 +68,7 @@ export class SecretBox {
 }
 
 /** True for text in seal()'s format. */
-export function isSealed(text: string): boolean {
+function isSealed(text: string): boolean {
   return text.startsWith(PREFIX);
 }
 

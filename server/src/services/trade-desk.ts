@@ -5,10 +5,10 @@ import { and, eq } from 'drizzle-orm';
 import { TradeStatus, type ClosingTradeStatus, type TradeCalculated } from '../../../contracts';
 import type { Database } from '../db';
 import { trades, type TradeRow } from '../db/schema-trades';
-import type { TradeMonitor } from '../engine/trade-monitor';
 import { HttpError } from '../http-error';
-import type { SocketHub } from '../plugins/websocket';
+import type { LiveTrades } from './live-trades';
 import { OpenTradesView } from './open-trades-view';
+import type { SocketHub } from './socket-hub';
 import { pnlAndRoe, priceDirection } from './trade-math';
 import { TradeReconciler } from './trade-reconciler';
 import { READY_PHASE, announceTradeWrite, calculatedOf, isListable, type TradeWithSymbol } from './trades';
@@ -22,7 +22,7 @@ declare module 'fastify' {
 export interface TradeDeskOptions {
   db: Database;
   hub: SocketHub;
-  monitor: TradeMonitor;
+  monitor: LiveTrades;
   log: { warn(obj: object, msg: string): void };
   clock: () => number;
 }
@@ -40,7 +40,7 @@ export class TradeDesk {
     this.openTrades = new OpenTradesView(options.db, options.monitor);
   }
 
-  get monitor(): TradeMonitor {
+  get monitor(): LiveTrades {
     return this.options.monitor;
   }
 

@@ -6,13 +6,7 @@
 // its market order (a server killed mid-open, docs/decisions.md "Faults") gets its stop placed then. Every change
 // is pushed to the owner's sockets.
 import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
-import {
-  TradeError,
-  TradeStatus,
-  TradeTokenMessage,
-  type ClosingTradeStatus,
-  type TradeCalculated,
-} from '../../../contracts';
+import { TradeError, TradeStatus, TradeTokenMessage } from '../../../contracts';
 import { ExchangeClient, ExchangeError } from '../../../shared-core/exchange-client';
 import { serverExchangeClient } from './exchange-transport';
 import {
@@ -24,9 +18,9 @@ import {
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
-import type { TradeMonitor } from '../engine/trade-monitor';
 import { compareDecimals } from '../../../shared-core/trade-core-node';
 import { exchangeHttpError, HttpError } from '../http-error';
+import type { ClosingDesk } from './closing-desk';
 import type { TradeTokenAccess } from './trade-token-access';
 import { WrongPinError, touchTradeToken } from './trade-tokens';
 import {
@@ -43,24 +37,6 @@ import {
 export const STALE_OPENING_MS = 60_000;
 
 type Check = { mode: 'repair' | 'reconcile' };
-
-/**
- * What the reconciler needs of the trade desk (services/trade-desk.ts builds the reconciler and is one): the
- * busy marks of the trades, the monitor, and recording a close. Declared here so the reconciler does not
- * import the desk.
- */
-export interface ClosingDesk {
-  claim(tradeUuids: readonly string[]): string[];
-  release(tradeUuids: readonly string[]): void;
-  readonly monitor: TradeMonitor;
-  recordClose(
-    found: TradeWithSymbol,
-    status: ClosingTradeStatus,
-    closePrice: string,
-  ): Promise<TradeRow | undefined>;
-  notify(userUuid: string, tradeUuid: string, calculated: TradeCalculated): void;
-  currentPriceOf(found: TradeWithSymbol): string;
-}
 
 export interface TradeReconcilerOptions {
   db: Database;

@@ -13,7 +13,7 @@ const SECTIONS = [
 ] as const;
 
 /**
- * /about (public): what Signaldesk does, how signals and their accuracy are made (docs/decisions.md "Market and
+ * /about (public): what Signaldesk does, how signals and their accuracy are made (docs/server.md "Market and
  * signals"), where the public statistics come from, and how client and server mode protect the keys.
  */
 export function AboutPage() {

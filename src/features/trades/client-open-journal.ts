@@ -1,4 +1,4 @@
-// Client-mode opens that did not finish (docs/decisions.md "Faults"). In client mode this browser places the
+// Client-mode opens that did not finish (docs/spa.md "Faults"). In client mode this browser places the
 // market order and then the stop itself, then records the trade; a page closed (or crashed, or offline) in
 // between leaves a position the server has no record of, perhaps without its stop. Before the market order
 // the open is noted in local storage; it is forgotten once recorded, or once it is known that nothing stayed

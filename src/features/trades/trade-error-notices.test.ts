@@ -1,4 +1,4 @@
-// A trade with a trade_error is announced once per page session, with a warning that stays (docs/decisions.md
+// A trade with a trade_error is announced once per page session, with a warning that stays (docs/spa.md
 // "Faults"); the end-to-end view is tests/faults/process-kill.e2e.test.ts.
 import { beforeEach, expect, test } from 'vitest';
 import {

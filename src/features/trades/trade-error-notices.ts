@@ -1,6 +1,6 @@
 // An open trade that needs the trader (its trade_error: the open did not complete, the position has no stop loss
 // on the exchange, or the exchange no longer has the position) is marked on its row, and announced once per page
-// session with a warning that stays until closed (docs/decisions.md "Faults"). Such a trade can appear without
+// session with a warning that stays until closed (docs/spa.md "Faults"). Such a trade can appear without
 // anything this page did: an open the server completed after a restart, a reconciliation or a repair, another
 // tab. A marked row alone is easy to miss, and an unprotected position must never go unseen.
 import type { Trade, TradeError } from '../../../contracts';

@@ -1,4 +1,4 @@
-// The neurons the signal engine runs (docs/decisions.md "Market and signals"). Their uuids are fixed so a
+// The neurons the signal engine runs (docs/server.md "Market and signals"). Their uuids are fixed so a
 // stored signal keeps its neuron across restarts and databases.
 import { logisticNeuron } from './logistic';
 import { momentumNeuron } from './momentum';

@@ -8,7 +8,7 @@ import type { SignalDirection } from '../../../../contracts';
 import { candleNumbers, levelsOf, reachOn, type Levels } from '../hit-rule';
 import type { Neuron, NeuronInput, NeuronState } from './neuron';
 
-export const LOGISTIC_NEURON_UUID = '6f1c2b7e-3d94-4e8a-a5b0-9c4d8e2f7a02';
+const LOGISTIC_NEURON_UUID = '6f1c2b7e-3d94-4e8a-a5b0-9c4d8e2f7a02';
 const LEARNING_RATE = 0.005;
 const L2 = 1e-4;
 const MARGIN = 0.1;

@@ -3,7 +3,7 @@
 // and it is negative, nothing otherwise. It learns nothing; its accuracy is what the market makes of it.
 import type { Neuron, NeuronInput, NeuronState } from './neuron';
 
-export const MOMENTUM_NEURON_UUID = '0d8a9f5e-6a43-4c52-9d1e-5b7f3c2a1e01';
+const MOMENTUM_NEURON_UUID = '0d8a9f5e-6a43-4c52-9d1e-5b7f3c2a1e01';
 const CONFIRM_MINUTES = 15;
 
 class MomentumState implements NeuronState {

@@ -10,7 +10,7 @@ import {
   BINANCE_PLATFORM_UUID,
   PAPER_PLATFORM_UUID,
 } from '../../services/platforms';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let exchange: PaperExchangeHandle;
 let t: TestApp;

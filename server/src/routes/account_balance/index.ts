@@ -11,7 +11,7 @@ import {
 } from '../../../../contracts';
 import { ExchangeError, ExchangeFailure } from '../../../../shared-core/exchange-client';
 import { serverExchangeClient } from '../../services/exchange-transport';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import { WrongPinError, touchTradeToken } from '../../services/trade-tokens';

@@ -9,7 +9,7 @@ import { NEURONS } from '../../engine/neurons';
 import { seedNeurons, symbolsByPair } from '../../engine/signal-store';
 import { lagScan } from '../../../../shared-core/trade-core-node';
 import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 const BUCKET_MS = 5 * 60_000;
 const MINUTE_MS = 60_000;

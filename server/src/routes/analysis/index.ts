@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { analysisRequest, errorBody, getAnalysisAnswer } from '../../../../contracts';
 import { analyseRange, MarketDataUnavailableError } from '../../engine/analysis';
 import type { MarketFeed } from '../../engine/market-feed';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 
 export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (app, { feed }) => {

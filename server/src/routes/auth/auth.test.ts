@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 import { ACCESS_TOKEN_TTL_S } from '../../services/access-token';
 import { REFRESH_REUSE_GRACE_MS } from '../../services/sessions';
 import { LOGIN_BLOCKED, LOGIN_LIMIT } from './index';

@@ -14,14 +14,14 @@ import {
   refreshAnswer,
   websocketTokenAnswer,
 } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { HashQueueFullError, hashQueueFull } from '../../services/password';
 import { RateLimiter } from '../../services/rate-limiter';
 import { REFRESH_TOKEN_TTL_MS, WEBSOCKET_TOKEN_TTL_MS } from '../../services/sessions';
 import { checkCredentials, findUser, normalizeEmail, userTradeTokenKey } from '../../services/users';
 
-export const REFRESH_COOKIE = 'refresh_token';
+const REFRESH_COOKIE = 'refresh_token';
 const REFRESH_COOKIE_PATH = '/api/auth/';
 /**
  * Failed logins from one client address (any e-mail) within the window, then 429 for that address. Checked

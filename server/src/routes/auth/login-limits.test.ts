@@ -2,9 +2,13 @@
 // per client address first and per e-mail beside it; the scrypt queue is bounded and answers 429 at once when
 // full; the password routes have a per-address request rate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD_RATE_DETAIL, PASSWORD_REQUESTS_PER_MINUTE } from '../../plugins/security';
-import { HASH_QUEUE_LIMIT, HASH_QUEUE_RETRY_AFTER_S } from '../../services/password';
-import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import {
+  HASH_QUEUE_LIMIT,
+  HASH_QUEUE_RETRY_AFTER_S,
+  PASSWORD_RATE_DETAIL,
+  PASSWORD_REQUESTS_PER_MINUTE,
+} from '../../services/password';
+import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 import { LOGIN_ADDRESS_BLOCKED, LOGIN_ADDRESS_LIMIT, LOGIN_BLOCKED, LOGIN_LIMIT } from './index';
 
 let t: TestApp;

@@ -12,7 +12,7 @@ import { initTradeCore } from '../../../../shared-core/trade-core-node';
 import { ACCESS_KEY_PERIOD_S } from '../../services/access-token';
 import { SecretBox } from '../../services/secret-box';
 import { SESSION_CHECK_CACHE_MS } from '../../services/session-check';
-import { openTestDatabase, signUpAndLogIn, TEST_PASSWORD, TestClock } from '../../services/testing';
+import { openTestDatabase, signUpAndLogIn, TEST_PASSWORD, TestClock } from '../../../test/test-app';
 
 const silent = { warn: () => undefined };
 let database: DatabaseHandle;

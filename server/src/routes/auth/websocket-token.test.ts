@@ -2,9 +2,9 @@
 // its lifetime; anything else is closed with 4401. The hub then reaches the socket by user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { WS_UNAUTHORIZED_CLOSE_CODE } from '../../plugins/websocket';
+import { WS_UNAUTHORIZED_CLOSE_CODE } from '../../services/socket-hub';
 import { WEBSOCKET_TOKEN_TTL_MS } from '../../services/sessions';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

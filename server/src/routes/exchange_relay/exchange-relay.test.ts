@@ -15,7 +15,7 @@ import { clientOrderIds, closePosition, openPosition } from '../../../../shared-
 import { EgressIp } from '../../services/egress-ip';
 import { createLogger } from '../../services/logger';
 import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 const RATE_LIMIT = 120;
 let exchange: PaperExchangeHandle;

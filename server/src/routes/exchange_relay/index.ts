@@ -20,7 +20,7 @@ import {
 } from '../../../../contracts';
 import { RELAY_HEADER } from '../../../../shared-core/exchange-client';
 import { HttpError } from '../../http-error';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import type { EgressIp } from '../../services/egress-ip';
 import { ExchangeRelay } from '../../services/exchange-relay';
 import { findPlatform } from '../../services/platforms';

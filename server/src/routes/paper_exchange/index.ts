@@ -8,7 +8,7 @@ import {
   errorBody,
   paperAccount,
 } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { ADMIN_TOKEN_HEADER } from '../../../../paper-exchange/src/admin-guard';
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
 import { getAccount } from '../../../../shared-core/exchange-client';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let exchange: PaperExchangeHandle;
 let t: TestApp;

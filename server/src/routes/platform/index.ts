@@ -1,7 +1,7 @@
 // GET /api/platform/get_available_platforms_dict/ (SPEC.md §7): result.platform_dict keyed by platform_uuid.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody, getAvailablePlatformsDictAnswer } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { listPlatforms } from '../../services/platforms';
 
 export const platformRoutes: FastifyPluginAsyncZod = async (app) => {

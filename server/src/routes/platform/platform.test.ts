@@ -9,7 +9,7 @@ import {
   DEFAULT_LEVERAGE_MAX,
   PAPER_PLATFORM_UUID,
 } from '../../services/platforms';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let exchange: PaperExchangeHandle;
 let t: TestApp;

@@ -7,7 +7,7 @@ import {
   platformPreferencesParams,
   setPlatformPreferencesBody,
 } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { findPlatform } from '../../services/platforms';
 import { getPlatformPreferences, setPlatformPreferences } from '../../services/preferences';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BINANCE_PLATFORM_UUID, DEFAULT_LEVERAGE_MAX } from '../../services/platforms';
 import { DEFAULT_PLATFORM_PREFERENCES } from '../../services/preferences';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
 let headers: { authorization: string };

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statisticTradeByDayAnswer, statisticTradeByMonthAnswer } from '../../../../contracts';
 import { statisticTradeDays, statisticTradePoints } from '../../db/schema-statistics';
 import { DAY_MS, statisticItem, statisticPoint, utcDate } from '../../engine/statistics';
-import { createTestApp, type TestApp } from '../../services/testing';
+import { createTestApp, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

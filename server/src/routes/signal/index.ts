@@ -16,7 +16,7 @@ import type { MarketFeed } from '../../engine/market-feed';
 import { ACCURACY_WINDOW } from '../../engine/signal-engine';
 import { findNeuron, findSignal, toSignalRecord, trackRecordOf } from '../../engine/signal-store';
 import { symbols } from '../../db/schema';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { eq } from 'drizzle-orm';
 import { recentSignalsFor } from './recent-signals';

@@ -14,7 +14,7 @@ import {
   insertTestSignal,
   signUpAndLogIn,
   type TestApp,
-} from '../../services/testing';
+} from '../../../test/test-app';
 
 let t: TestApp;
 let headers: { authorization: string };

@@ -1,7 +1,7 @@
 // GET /api/symbol/get_available_symbols_dict/ (SPEC.md §7): result.symbol_dict keyed by symbol_uuid.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody, getAvailableSymbolsDictAnswer } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { listSymbols } from '../../services/symbols';
 
 export const symbolRoutes: FastifyPluginAsyncZod = async (app) => {

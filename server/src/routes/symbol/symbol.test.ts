@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYMBOLS, startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
 import type { SymbolInfo } from '../../../../contracts';
 import { decimalsOfStep, syncSymbols } from '../../services/symbols';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let exchange: PaperExchangeHandle;
 let t: TestApp;

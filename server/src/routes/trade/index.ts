@@ -16,7 +16,7 @@ import {
 } from '../../../../contracts';
 import { candlePointOf, MINUTE_MS } from '../../engine/candles';
 import type { MarketFeed } from '../../engine/market-feed';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import { priceAtRoe } from '../../services/trade-math';

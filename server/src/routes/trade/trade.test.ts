@@ -13,7 +13,7 @@ import {
   insertTestSignal,
   signUpAndLogIn,
   type TestApp,
-} from '../../services/testing';
+} from '../../../test/test-app';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof signUpAndLogIn>>;

@@ -10,7 +10,7 @@ import {
   setClientTradeStopBody,
   tradeAnswer,
 } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import {
   TRADE_ALREADY_CLOSED,

@@ -1,7 +1,7 @@
 // /api/trade_preferences/* (SPEC.md §3, §5, §7): the global trade preferences of the user.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody, setTradePreferencesBody, tradePreferencesAnswer } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { getTradePreferences, setTradePreferences } from '../../services/preferences';
 
 export const tradePreferencesRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,7 +1,7 @@
 // /api/trade_preferences/*: defaults for a new user and SPEC.md §5 "Global preference" bounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TRADE_PREFERENCES } from '../../services/preferences';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
 let headers: { authorization: string };

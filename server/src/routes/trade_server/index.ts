@@ -25,7 +25,7 @@ import {
   type OpenedPosition,
 } from '../../../../shared-core/trade-flow';
 import type { TradeRow } from '../../db/schema-trades';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { exchangeHttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';

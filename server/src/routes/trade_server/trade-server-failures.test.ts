@@ -13,7 +13,7 @@ import {
   insertTestSignal,
   signUpAndLogIn,
   type TestApp,
-} from '../../services/testing';
+} from '../../../test/test-app';
 
 vi.mock('../../../../shared-core/trade-flow', async (importOriginal) => {
   const actual = await importOriginal<typeof tradeFlow>();

@@ -16,7 +16,7 @@ import {
   insertTestSignal,
   signUpAndLogIn,
   type TestApp,
-} from '../../services/testing';
+} from '../../../test/test-app';
 
 const PIN = '13579';
 const BTC = 'BTCUSDT';

@@ -1,6 +1,6 @@
 // /api/trade_token/* (SPEC.md §4 server mode, §7): create, read with the PIN, revoke.
 // A wrong PIN is answered 200 with the record at level WRONG_PIN_CODE and SPEC.md §4's message, so the SPA
-// shows the same 'WRONG PIN CODE' state as in client mode (docs/decisions.md "Accounts and settings").
+// shows the same 'WRONG PIN CODE' state as in client mode (docs/server.md "Accounts and settings").
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   TradeTokenLevel,
@@ -13,7 +13,7 @@ import {
   revokeTradeTokenBody,
   tradeTokenAnswer,
 } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import {

@@ -7,7 +7,7 @@ import { TradeTokenLevel, TradeTokenMessage } from '../../../../contracts';
 import { tradeTokens } from '../../db/schema';
 import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
 import { PIN_LIMIT, TRADE_TOKEN_NOT_FOUND } from '../../services/trade-token-access';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let exchange: PaperExchangeHandle;
 let t: TestApp;

@@ -1,7 +1,7 @@
 // POST /api/user/ (sign-up): SPEC.md §5 rules on the server, duplicate e-mail answered 409.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthMessage } from '../../../../contracts';
-import { TEST_PASSWORD, createTestApp, type TestApp } from '../../services/testing';
+import { TEST_PASSWORD, createTestApp, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

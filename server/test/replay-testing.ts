@@ -3,17 +3,17 @@
 // check of a stored track record. Not used at run time.
 import { EventEmitter } from 'node:events';
 import { expect } from 'vitest';
-import { generateHistory, SYMBOLS } from '../../../paper-exchange/src/index';
-import type { Database } from '../db';
-import { symbols } from '../db/schema';
-import { signals } from '../db/schema-signals';
-import { seedPlatforms } from '../services/platforms';
-import { candleFromHistory, type Candle } from './candles';
-import { startLiveCore } from './live-core';
-import { MarketAnalytics } from './market-analytics';
-import type { MarketFeed } from './market-feed';
-import { MIN_RESOLVED } from './signal-engine';
-import { trackRecordOf, type SignalRow } from './signal-store';
+import { generateHistory, SYMBOLS } from '../../paper-exchange/src/index';
+import type { Database } from '../src/db';
+import { symbols } from '../src/db/schema';
+import { signals } from '../src/db/schema-signals';
+import { seedPlatforms } from '../src/services/platforms';
+import { candleFromHistory, type Candle } from '../src/engine/candles';
+import { startLiveCore } from '../src/engine/live-core';
+import { MarketAnalytics } from '../src/engine/market-analytics';
+import type { MarketFeed } from '../src/engine/market-feed';
+import { MIN_RESOLVED } from '../src/engine/signal-engine';
+import { trackRecordOf, type SignalRow } from '../src/engine/signal-store';
 
 export const EXCHANGE_URL = 'http://paper.test';
 export const PAIRS = ['BTCUSDT', 'DOGEUSDT'];

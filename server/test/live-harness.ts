@@ -1,16 +1,18 @@
 // Test support for the live market and signals: a real paper exchange whose market clock the test moves
 // (one simulated minute per step, prices pinned through the exchange's admin), the whole app on an in-memory
-// database, the market feed and the live core, listening on loopback. Not used at run time.
-import { buildPaperExchange } from '../../../paper-exchange/src/index';
-import { D } from '../../../paper-exchange/src/num';
-import { buildApp } from '../app';
-import { openDatabase } from '../db';
-import { initTradeCore } from '../../../shared-core/trade-core-node';
-import { MINUTE_MS } from './candles';
-import { startLiveCore } from './live-core';
-import { MarketFeed, type CandleEvent } from './market-feed';
+// database with the live work a process runs (buildApp's instance: the price relay, the signals and the lead,
+// as server.ts starts it), and the market feed, listening on loopback. Not used at run time.
+import { buildPaperExchange } from '../../paper-exchange/src/index';
+import { D } from '../../paper-exchange/src/num';
+import { buildApp } from '../src/app';
+import { openDatabase } from '../src/db';
+import { initTradeCore } from '../../shared-core/trade-core-node';
+import { MINUTE_MS } from '../src/engine/candles';
+import { MarketFeed, type CandleEvent } from '../src/engine/market-feed';
+import { SoleLeadership } from '../src/services/leadership';
+import { loadMasterKey, SecretBox } from '../src/services/secret-box';
 
-const silent = { warn: () => undefined };
+const silent = { info: () => undefined, warn: () => undefined };
 
 export async function startLiveHarness(options: { symbols: string[]; seed?: number }) {
   await initTradeCore();
@@ -30,8 +32,17 @@ export async function startLiveHarness(options: { symbols: string[]; seed?: numb
 
   const database = await openDatabase({});
   const feed = new MarketFeed(url, `ws://127.0.0.1:${port}`, options.symbols, silent, { warmupCandles: 0 });
-  const { app, hub } = await buildApp({ feed, db: database.db, exchangeUrl: url, paperExchangeUrl: url });
-  const core = await startLiveCore({ feed, db: database.db, hub, log: silent });
+  const secretBox = new SecretBox(loadMasterKey({}));
+  const { app, hub, instance } = await buildApp({
+    feed,
+    db: database.db,
+    secretBox,
+    exchangeUrl: url,
+    paperExchangeUrl: url,
+    // No house account (paper: undefined): the tests trade as traders.
+    instance: { leadership: new SoleLeadership(), box: secretBox, paper: undefined, log: silent },
+  });
+  const core = instance!;
   await feed.start();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appAddress = app.server.address();
@@ -73,8 +84,8 @@ export async function startLiveHarness(options: { symbols: string[]; seed?: numb
       return event;
     },
     async close() {
+      await core.stop();
       await feed.close();
-      await core.close();
       await app.close();
       await exchange.close();
       await database.close();

@@ -5,17 +5,17 @@
 // instead, dropped when the app closes.
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SignalDirection, Trade } from '../../../contracts';
-import { buildApp } from '../app';
-import { openDatabase, type Database, type DatabaseHandle } from '../db';
-import { createScratchDatabase } from '../db/scratch-database';
-import { platforms, symbols } from '../db/schema';
-import { neurons } from '../db/schema-signals';
-import { MarketFeed } from '../engine/market-feed';
-import { insertSignal, type SignalRow, type SymbolRow } from '../engine/signal-store';
-import { initTradeCore } from '../../../shared-core/trade-core-node';
-import type { EgressIp } from './egress-ip';
-import { BINANCE_PLATFORM_UUID } from './platforms';
+import type { SignalDirection, Trade } from '../../contracts';
+import { buildApp } from '../src/app';
+import { openDatabase, type Database, type DatabaseHandle } from '../src/db';
+import { createScratchDatabase } from '../src/db/scratch-database';
+import { platforms, symbols } from '../src/db/schema';
+import { neurons } from '../src/db/schema-signals';
+import { MarketFeed } from '../src/engine/market-feed';
+import { insertSignal, type SignalRow, type SymbolRow } from '../src/engine/signal-store';
+import { initTradeCore } from '../../shared-core/trade-core-node';
+import type { EgressIp } from '../src/services/egress-ip';
+import { BINANCE_PLATFORM_UUID } from '../src/services/platforms';
 
 export interface TestExchange {
   url: string;
