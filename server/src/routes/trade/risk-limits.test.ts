@@ -46,7 +46,10 @@ async function stateOf(trader: Trader) {
   return riskLimitStateAnswer.parse(response.json()).result;
 }
 
-async function setLimits(trader: Trader, limits: { trade_max_open_trades?: number; trade_daily_loss_limit?: number }) {
+async function setLimits(
+  trader: Trader,
+  limits: { trade_max_open_trades?: number; trade_daily_loss_limit?: number },
+) {
   const response = await call(trader, 'POST', '/api/trade_preferences/set_preferences/', {
     trade_auto_open_delay: 0,
     trade_auto_close_delay: 0,
@@ -187,7 +190,11 @@ describe('the limits on opening a trade', () => {
     const refused = await openServerTrade(trader);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().detail).toBe(RiskLimitText.dailyLossLimit('5.00', 5));
-    expect(parseRiskLimitText(refused.json().detail)).toEqual({ kind: 'dailyLossLimit', loss: '5.00', limit: 5 });
+    expect(parseRiskLimitText(refused.json().detail)).toEqual({
+      kind: 'dailyLossLimit',
+      loss: '5.00',
+      limit: 5,
+    });
 
     t.clock.advance(11 * 60_000);
     trader.headers.authorization = `bearer ${await t.app.issueAccessToken(trader.user_uuid)}`;
