@@ -2,6 +2,18 @@
 // trade_max_open_trades and trade_daily_loss_limit (contracts/preferences.ts, 0 = OFF), the state the server
 // computes from the trader's records of both modes (GET /trade/get_risk_limit_state/), and the sentences a refused
 // server-mode open answers with, which the SPA recognises here to show them in the trader's language.
+//
+// Semantics (issue 18; the lead's wording):
+// - daily loss = minus the sum of the realized PNL of this trader's trades closed since 00:00 UTC today (net of
+//   commissions where a trade carries trade_pnl_net, gross otherwise); wins of the day offset its losses, and a
+//   day in profit has a loss of 0. The limit is reached when that loss >= trade_daily_loss_limit (> 0).
+// - max open trades counts this trader's open trades across platforms and modes (opens under way and trades
+//   waiting for Repair too); reached when that count >= trade_max_open_trades (> 0).
+// - When a limit is reached, auto-open stops and a manual open is refused with the sentence below (translated by
+//   the SPA). Server mode: the server refuses POST /trade_server/create_trade/ with 409. Client mode: the SPA
+//   reads GET /trade/get_risk_limit_state/ afresh before any exchange call and refuses there; the server does
+//   NOT refuse POST /trade_client/create_trade/, because that records a position that already exists on the
+//   exchange (refusing it would leave a real position on the exchange that the app does not track).
 import { z } from 'zod';
 import { resultOf } from './common';
 import { decimalString } from './trades';

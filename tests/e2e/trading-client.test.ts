@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
+import { riskLimitCase } from './risk-limit-case';
 import {
   Decimal,
   addTradeToken,
@@ -96,7 +97,7 @@ test('setup: sign up, PIN, a trade token of a paper account, auto close 2 s; rea
   // Automatic closing OFF at first (0); the tests that need it set 2 s.
   const session = await openTraderSession(e2e.app, e2e.browser, {
     name: 'client-trader',
-    signalCount: 9,
+    signalCount: 11,
     autoCloseDelayS: 0,
   });
   s = { ...session, closed: [] };
@@ -505,6 +506,19 @@ test('opened without its stop (the stop and the close refused): Repair places th
   await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
   await closeByHand(page, trade);
 }, 120_000);
+
+test('a risk limit stops an auto-open and refuses a manual one with its message (client mode)', async () => {
+  await riskLimitCase(s, {
+    serverSide: false,
+    pinCode: '24680',
+    // Set to 0 again by the flag test above.
+    autoCloseDelayS: 0,
+    held: s.signals[9]!,
+    limited: s.signals[10]!,
+    holdPrice,
+    closeByHand: (trade) => closeByHand(s.page, trade),
+  });
+}, 180_000);
 
 test('/trade_history shows every trade with its badge and the exact realized PNL of the page', async () => {
   const { page } = s;

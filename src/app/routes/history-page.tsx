@@ -15,6 +15,7 @@ import {
   resetHistoryStore,
   shiftHistoryDay,
 } from '../../features/history/history-store';
+import { HistoryExport } from '../../features/history/components/history-export';
 import '../../features/history/components/history.css';
 
 /** Whole minutes from open to close, rounded; undefined while the trade is open (the export's too). */
@@ -192,6 +193,7 @@ export function HistoryPage() {
         <h1 className="page-title">{t('nav.trade_history')}</h1>
         <RealizedPnlBadge />
       </div>
+      <HistoryExport day={date_range.start_date} />
       <section className="panel" aria-labelledby="history-title">
         <div className="panel-header">
           <h2 id="history-title" className="panel-title">
