@@ -13,3 +13,6 @@ export * from './trades';
 export * from './analysis';
 export * from './statistics';
 export * from './relay';
+export * from './risk-limits';
+export * from './history-export';
+export * from './signal-feed';

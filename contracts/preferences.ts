@@ -23,13 +23,22 @@ export const PLATFORM_PREFERENCE_BOUNDS = {
   trade_treiling_stop_percent: { min: 2, max: 100, step: 0.5, decimals: 1 },
 } as const satisfies Record<string, PreferenceBound>;
 
-/** SPEC.md §5 "Global preference" table; a delay of 0 means OFF. */
+/**
+ * SPEC.md §5 "Global preference" table; a delay of 0 means OFF. The risk limits (issue 18, not in SPEC.md;
+ * docs/decisions.md "The cockpit") are 0 for OFF too: at most trade_max_open_trades open trades, and no new
+ * trade once the day's realized loss (UTC day, USDT) reaches trade_daily_loss_limit.
+ */
 export const TRADE_PREFERENCE_BOUNDS = {
   trade_auto_open_delay: { min: 0, max: 60, step: 1, decimals: 0 },
   trade_auto_close_delay: { min: 0, max: 60, step: 1, decimals: 0 },
   minimal_accuracy: { min: 60, max: 100, step: 0.1, decimals: 2 },
   trade_in_server_side: { min: 0, max: 1, step: 1, decimals: 0 },
+  trade_max_open_trades: { min: 0, max: 50, step: 1, decimals: 0 },
+  trade_daily_loss_limit: { min: 0, max: 5000, step: 5, decimals: 0 },
 } as const satisfies Record<string, PreferenceBound>;
+
+/** The global preferences that are risk limits (0 = OFF). */
+export const RISK_LIMIT_FIELDS = ['trade_max_open_trades', 'trade_daily_loss_limit'] as const;
 
 /** trade_in_server_side values (SPEC.md §3). */
 export const TradeSide = { CLIENT: 0, SERVER: 1 } as const;
@@ -50,7 +59,7 @@ export function snapToStep(value: number, bound: PreferenceBound): number {
 }
 
 function bounded(bound: PreferenceBound) {
-  const base = bound.step === 1 ? z.number().int('Must be a whole number') : z.number();
+  const base = Number.isInteger(bound.step) ? z.number().int('Must be a whole number') : z.number();
   return base
     .min(bound.min, `Must be at least ${bound.min}`)
     .max(bound.max, `Must be at most ${bound.max}`)
@@ -86,8 +95,19 @@ export const tradePreferences = z
     trade_auto_close_delay: bounded(T.trade_auto_close_delay),
     minimal_accuracy: bounded(T.minimal_accuracy),
     trade_in_server_side: z.union([z.literal(TradeSide.CLIENT), z.literal(TradeSide.SERVER)]),
+    /** At most this many open trades (both modes); 0 is OFF. */
+    trade_max_open_trades: bounded(T.trade_max_open_trades),
+    /** USDT: no new trade once today's (UTC) realized loss reaches it; 0 is OFF. */
+    trade_daily_loss_limit: bounded(T.trade_daily_loss_limit),
   })
   .meta({ id: 'TradePreferences' });
 export type TradePreferences = z.infer<typeof tradePreferences>;
-export const setTradePreferencesBody = tradePreferences;
+/**
+ * POST /trade_preferences/set_preferences/: SPEC.md §7's four fields, and the risk limits, which a save that
+ * leaves them out keeps as they are (a client that knows only the four fields never turns a limit off).
+ */
+export const setTradePreferencesBody = tradePreferences
+  .partial({ trade_max_open_trades: true, trade_daily_loss_limit: true })
+  .meta({ id: 'SetTradePreferencesBody' });
+export type SetTradePreferencesBody = z.infer<typeof setTradePreferencesBody>;
 export const tradePreferencesAnswer = resultOf(tradePreferences);

@@ -49,6 +49,8 @@ function useMode(mode: TradeSide) {
     trade_auto_close_delay: 0,
     minimal_accuracy: 60,
     trade_in_server_side: mode,
+    trade_max_open_trades: 0,
+    trade_daily_loss_limit: 0,
   };
 }
 

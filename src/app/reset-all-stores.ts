@@ -7,6 +7,7 @@ import { resetHistoryStore } from '../features/history/history-store';
 import { resetNotificationsStore } from '../stores/notifications-store';
 import { resetPlatformsStore } from '../stores/platforms-store';
 import { resetPreferencesStore } from '../stores/preferences-store';
+import { resetRiskLimitsStore } from '../stores/risk-limits-store';
 import { resetPricesStore } from '../features/prices/prices-store';
 import { resetSignalInfoStore } from '../features/signals/signal-info-store';
 import { resetSignalsStore } from '../features/signals/signals-store';
@@ -28,6 +29,7 @@ const STORE_RESETS: readonly (() => void)[] = [
   resetNotificationsStore,
   resetPlatformsStore,
   resetPreferencesStore,
+  resetRiskLimitsStore,
   resetSymbolsStore,
   resetThemeStore,
   resetPinCodeStore,

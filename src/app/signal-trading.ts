@@ -6,6 +6,8 @@
 // notifications (trades/trade-notifications.ts).
 import { TradeError, TradeSide, type PlatformPreferences } from '../../contracts';
 import { ApiError, ApiErrorKind } from '../lib/api-client';
+import { riskLimitLine } from '../lib/i18n';
+import { riskLimitRefusal } from '../../contracts';
 import { OpenFailure, openPosition, TradeOpenError } from '../../shared-core/trade-flow';
 import { removeSignal, signalsStore } from '../features/signals/signals-store';
 import { clientTradeRecord, createClientTrade } from '../features/trades/api/create-client-trade';
@@ -28,6 +30,7 @@ import { platformsStore } from '../stores/platforms-store';
 import { loadPlatformPreferences, preferencesStore, tradeSide } from '../stores/preferences-store';
 import { symbolsStore } from '../stores/symbols-store';
 import { TradeTokenLevel } from '../stores/token-level';
+import { loadRiskLimitState } from '../stores/risk-limits-store';
 import { readTokenEnvelope } from '../stores/token-storage';
 import { getTradeTokenLevel } from '../stores/trade-tokens-store';
 
@@ -64,6 +67,14 @@ export async function openTradeFromSignal(signalUuid: string): Promise<void> {
   const preferences = await platformPreferencesOf(platformUuid);
   if (!preferences) return;
   const base = { signal_uuid: signalUuid, ...preferences };
+  // The risk limits, read afresh (issue 18): a refused open touches no exchange, in either mode. The server
+  // refuses a server-mode open past a limit itself too; a failed read leaves that to it.
+  const limits = await loadRiskLimitState();
+  const refusal = limits && riskLimitRefusal(limits);
+  if (refusal) {
+    notifyError(riskLimitLine(refusal));
+    return;
+  }
   try {
     if (tradeSide() === TradeSide.SERVER) {
       const answered = await createServerTradeOrTimeout({ ...base, pin_code: pinCode });
@@ -84,6 +95,7 @@ export async function openTradeFromSignal(signalUuid: string): Promise<void> {
   notifySuccess('notification.trade_opened');
   removeSignal(signalUuid);
   scheduleOpenTradesRefetch();
+  void loadRiskLimitState();
 }
 
 /**

@@ -6,7 +6,9 @@ import { authStore, initAuth } from '../stores/auth-store';
 import { loadNotifications } from '../stores/notifications-store';
 import { loadPlatforms, platformsStore } from '../stores/platforms-store';
 import { loadTradePreferences, preferencesStore } from '../stores/preferences-store';
+import { loadRiskLimitState } from '../stores/risk-limits-store';
 import { loadSymbols } from '../stores/symbols-store';
+import { tradesStore } from '../features/trades/trades-store';
 import { loadAllTradeTokens } from '../stores/trade-tokens-store';
 import { loadBalances } from './platform-keys';
 
@@ -24,6 +26,9 @@ export function useSession(): void {
   const mode =
     trade_preferences?.trade_in_server_side ?? (is_trade_preferences_settled ? TradeSide.CLIENT : undefined);
   const platformKey = Object.keys(platform_dict).sort().join(',');
+  const { open_trade_count } = useSnapshot(tradesStore);
+  const maxOpen = trade_preferences?.trade_max_open_trades;
+  const lossLimit = trade_preferences?.trade_daily_loss_limit;
 
   useEffect(() => {
     loadNotifications();
@@ -36,6 +41,13 @@ export function useSession(): void {
     void loadSymbols();
     void loadTradePreferences();
   }, [userUuid]);
+
+  // The risk limits' state (issue 18) again whenever the limits or the open trades change: a close changes the
+  // day's loss, and the count of open trades.
+  useEffect(() => {
+    if (!userUuid) return;
+    void loadRiskLimitState();
+  }, [userUuid, open_trade_count, maxOpen, lossLimit]);
 
   useEffect(() => {
     if (!userUuid || !platformsLoaded || mode === undefined) return;

@@ -63,6 +63,8 @@ export interface ApiClient {
   ): Promise<z.infer<T>>;
   post<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>>;
   delete<T extends z.ZodType>(path: string, schema: T, body?: unknown): Promise<z.infer<T>>;
+  /** GET of a file (a CSV or JSON download): its text as the server sent it, unparsed. */
+  getText(path: string, searchParams?: Record<string, string | number>): Promise<string>;
   /** GET /auth/refresh/ (concurrent callers share one); false when it failed and the token was cleared. */
   refresh(): Promise<boolean>;
 }
@@ -190,6 +192,13 @@ export function createApiClient(prefixUrl: string): ApiClient {
     post: (path, body, schema) => call(() => client.post(path, { json: body }), schema),
     delete: (path, schema, body) =>
       call(() => client.delete(path, body === undefined ? {} : { json: body }), schema),
+    getText: async (path, searchParams) => {
+      try {
+        return await (await client.get(path, { searchParams })).text();
+      } catch (error) {
+        throw await toApiError(error);
+      }
+    },
     refresh: refreshOnce,
   };
 }
@@ -226,6 +235,11 @@ export function apiGet<T extends z.ZodType>(
   searchParams?: Record<string, string | number>,
 ) {
   return api.get(path, schema, searchParams);
+}
+
+/** GET /api/{path} of a file: its text, unparsed (the history export). */
+export function apiGetText(path: string, searchParams?: Record<string, string | number>) {
+  return api.getText(path, searchParams);
 }
 
 /** POST /api/{path} with a JSON body, the answer parsed with a contracts schema. */

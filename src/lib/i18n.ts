@@ -10,7 +10,7 @@ import {
   LOCALE_RETRY_DELAY_MS,
   type Language,
 } from '../config/constants';
-import { parseOpenFailureText } from '../../contracts';
+import { parseOpenFailureText, parseRiskLimitText, type RiskLimitRefusal } from '../../contracts';
 import { StorageKey } from '../config/storage-keys';
 import { ApiError, ApiErrorKind } from './api-client';
 import { EXCHANGE_ERROR_CATALOGUE } from '../../shared-core/exchange-errors';
@@ -67,6 +67,9 @@ export function translateError(error: unknown): string {
     const catalogue = typeof known === 'object' && known !== null ? (known as Record<string, unknown>) : {};
     const whole = catalogue[error.message];
     if (typeof whole === 'string') return whole;
+    // A server-mode open a risk limit refused (contracts/risk-limits.ts).
+    const refusal = parseRiskLimitText(error.message);
+    if (refusal) return riskLimitLine(refusal);
     // A failed server-mode open: its sentence around the exchange's failure, both translated.
     const openFailure = parseOpenFailureText(error.message);
     if (openFailure) {
@@ -88,6 +91,13 @@ export function translateError(error: unknown): string {
     return error.message;
   }
   return error instanceof Error ? error.message : i18n.t('errors.unknown');
+}
+
+/** The trader's text of a risk limit that refuses a new trade (issue 18; contracts/risk-limits.ts). */
+export function riskLimitLine(refusal: RiskLimitRefusal): string {
+  return refusal.kind === 'maxOpenTrades'
+    ? i18n.t('risk_limit.maxOpenTrades', { open: refusal.open, max: refusal.max })
+    : i18n.t('risk_limit.dailyLossLimit', { loss: refusal.loss, limit: refusal.limit });
 }
 
 /**

@@ -41,6 +41,8 @@ beforeEach(() => {
     trade_auto_close_delay: 0,
     minimal_accuracy: 60,
     trade_in_server_side: TradeSide.CLIENT,
+    trade_max_open_trades: 0,
+    trade_daily_loss_limit: 0,
   };
   setPlatform(false);
   writeTokenEnvelope(

@@ -53,6 +53,8 @@ export function chooseMode(trade_in_server_side: 0 | 1) {
     trade_auto_close_delay: 0,
     minimal_accuracy: 60,
     trade_in_server_side,
+    trade_max_open_trades: 0,
+    trade_daily_loss_limit: 0,
   };
 }
 

@@ -10,11 +10,14 @@
 // with the exact realized PNL. Prices are pinned with the exchange's admin API.
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
-import type { Trade } from '../../contracts';
+import type { SignalFeed, Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
+import { riskLimitCase } from './risk-limit-case';
 import {
   Decimal,
   addTradeToken,
+  apiGet,
+  apiPost,
   closingFill,
   dismissNotifications,
   enterPin,
@@ -96,7 +99,7 @@ test('setup: sign up, PIN, a trade token of a paper account, auto close 2 s; rea
   // Automatic closing OFF at first (0); the tests that need it set 2 s.
   const session = await openTraderSession(e2e.app, e2e.browser, {
     name: 'client-trader',
-    signalCount: 9,
+    signalCount: 11,
     autoCloseDelayS: 0,
   });
   s = { ...session, closed: [] };
@@ -517,6 +520,77 @@ test('opened without its stop (the stop and the close refused): Repair places th
   await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
   await closeByHand(page, trade);
 }, 120_000);
+
+test('a risk limit stops an auto-open and refuses a manual one with its message (client mode)', async () => {
+  await riskLimitCase(s, {
+    serverSide: false,
+    pinCode: '24680',
+    // Set to 0 again by the flag test above.
+    autoCloseDelayS: 0,
+    held: s.signals[9]!,
+    limited: s.signals[10]!,
+    holdPrice,
+    closeByHand: (trade) => closeByHand(s.page, trade),
+  });
+}, 180_000);
+
+test('the feed lists resolved signals with outcomes (hit, miss, open) and the engine’s last hour', async () => {
+  const { page } = s;
+  // The lowest filter, so the engine's signals of the last hour (those 30 to 60 minutes old are resolved by the
+  // hit rule's 30-minute horizon) are listed; the engine's live cards are kept from the page meanwhile.
+  s.socket.muteEngineSignals(true);
+  await apiPost(page, 'trade_preferences/set_preferences/', {
+    trade_auto_open_delay: 0,
+    trade_auto_close_delay: 0,
+    minimal_accuracy: 60,
+    trade_in_server_side: 0,
+  });
+  await page.reload();
+  await page.getByTestId('signals-panel').waitFor({ timeout: 20_000 });
+  const shown = () =>
+    page
+      .getByTestId('signal-feed-row')
+      .evaluateAll((elements) =>
+        elements.map((element) => [
+          element.getAttribute('data-signal-uuid'),
+          element.getAttribute('data-outcome'),
+        ]),
+      );
+  let feed: SignalFeed | undefined;
+  // The page's rows are the server's feed, outcome for outcome (read again until both are of the same moment).
+  await expect
+    .poll(
+      async () => {
+        feed = await apiGet<SignalFeed>(page, 'signal/get_signal_feed/');
+        const expected = feed.signal_list.map((item) => [item.signal.signal_uuid, item.signal_outcome]);
+        return JSON.stringify(await shown()) === JSON.stringify(expected) && expected.length > 0;
+      },
+      { timeout: 45_000, interval: 1000 },
+    )
+    .toBe(true);
+  const outcomes = feed!.signal_list.map((item) => item.signal_outcome);
+  console.info(`trading-client: feed of ${outcomes.length}: ${outcomes.join(' ')}`);
+  expect(outcomes.some((outcome) => outcome === 'hit' || outcome === 'miss')).toBe(true);
+  const resolved = feed!.signal_list.find((item) => item.signal_outcome !== 'open')!;
+  const row = page.locator(
+    `[data-testid="signal-feed-row"][data-signal-uuid="${resolved.signal.signal_uuid}"]`,
+  );
+  expect(await row.getByTestId('signal-feed-outcome').innerText()).toBe(
+    resolved.signal_outcome === 'hit' ? 'Hit' : 'Miss',
+  );
+  expect(await page.getByTestId('signal-feed-engine').innerText()).toContain(
+    `in the last 60 minutes: ${feed!.engine_signal_count};`,
+  );
+  await page.mouse.move(5, 5);
+  await screenshot(page, 'trading-client-signal-feed-dark-en');
+  await apiPost(page, 'trade_preferences/set_preferences/', {
+    trade_auto_open_delay: 0,
+    trade_auto_close_delay: 0,
+    minimal_accuracy: 100,
+    trade_in_server_side: 0,
+  });
+  s.socket.muteEngineSignals(false);
+});
 
 test('/trade_history shows every trade with its badge and the exact realized PNL of the page', async () => {
   const { page } = s;

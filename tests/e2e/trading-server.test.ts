@@ -4,9 +4,12 @@
 // socket, see trading-helpers): open, live PNL equal to the exchange's, close by hand, close by take profit,
 // /trade_history; and the faults of the exchange's admin API: the stop refused after the market order, and
 // the exchange not answering.
+import fs from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { expect, test } from 'vitest';
 import type { Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
+import { riskLimitCase } from './risk-limit-case';
 import {
   Decimal,
   addTradeToken,
@@ -69,7 +72,7 @@ async function expectRecordedClose(trade: Trade, status: string) {
 test('setup: sign up, Server side, PIN, a trade token kept by the server, auto close 2 s', async () => {
   const session = await openTraderSession(e2e.app, e2e.browser, {
     name: 'server-trader',
-    signalCount: 5,
+    signalCount: 7,
     autoCloseDelayS: 2,
   });
   s = { ...session, closed: [] };
@@ -244,6 +247,27 @@ test('the exchange does not answer: told, nothing left open or recorded; the car
   await expectRecordedClose(trade, 'manual_close');
 }, 120_000);
 
+test('a risk limit stops an auto-open and refuses a manual one with its message (server mode)', async () => {
+  await riskLimitCase(s, {
+    serverSide: true,
+    pinCode: '13579',
+    autoCloseDelayS: 2,
+    held: s.signals[5]!,
+    limited: s.signals[6]!,
+    holdPrice,
+    closeByHand: async (trade) => {
+      const row = tradeRow(s.page, trade.trade_uuid);
+      await row.waitFor({ timeout: 15_000 });
+      await dismissNotifications(s.page);
+      await row.getByTestId('trade-close').click();
+      await expectNotification(s.page, 'Trade closed');
+      await row.waitFor({ state: 'detached', timeout: 15_000 });
+      await expectFlat(trade.symbol.symbol_pair);
+      await expectRecordedClose(trade, 'manual_close');
+    },
+  });
+}, 180_000);
+
 test('/trade_history lists the closed trades with their badges and the exact realized PNL', async () => {
   const { page } = s;
   await page.getByRole('link', { name: 'Trade History' }).click();
@@ -265,6 +289,47 @@ test('/trade_history lists the closed trades with their badges and the exact rea
   await page.mouse.move(5, 5);
   await page.waitForTimeout(300);
   await screenshot(page, 'trading-server-history-dark-en');
+
+  // The export of yesterday and today as CSV, from the page's button: every trade, values exactly the API's.
+  const yesterday = await page.evaluate(() => {
+    const day = new Date();
+    day.setDate(day.getDate() - 1);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+  });
+  await page.getByTestId('history-export-from').fill(yesterday);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('history-export').click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(
+    new RegExp(`^signaldesk-trades-${yesterday}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+  );
+  const records = parseCsv(fs.readFileSync(await download.path()), { columns: true }) as Record<
+    string,
+    string
+  >[];
+  expect(records.map((row) => row.trade_uuid).sort()).toEqual(listed);
+  for (const trade of history) {
+    const row = records.find((record) => record.trade_uuid === trade.trade_uuid)!;
+    expect(row).toMatchObject({
+      symbol_pair: trade.symbol.symbol_pair,
+      trade_direction: trade.trade_direction,
+      trade_mode: 'server',
+      trade_open_price: trade.trade_open_price,
+      trade_close_price: trade.trade_close_price ?? '',
+      trade_margin: trade.trade_margin,
+      trade_quantity: trade.trade_quantity,
+      trade_pnl_current: trade.trade_pnl_current,
+      trade_roe_current: trade.trade_roe_current,
+      trade_create_timestamp: trade.trade_create_timestamp,
+      trade_close_timestamp: trade.trade_close_timestamp ?? '',
+      trade_status: trade.trade_status,
+      trade_order_id: trade.trade_order_id ?? '',
+      trade_stop_order_id: trade.trade_stop_order_id ?? '',
+    });
+  }
+  expect(Decimal.sum(...records.map((row) => row.trade_pnl_current!)).eq(sum)).toBe(true);
   expect(s.errors).toEqual([]);
 });
 

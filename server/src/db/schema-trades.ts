@@ -77,6 +77,8 @@ export const trades = pgTable(
     // One trade per signal per user: a retried create never opens a second position.
     uniqueIndex('trades_user_signal_key').on(table.user_uuid, table.signal_uuid),
     index('trades_user_created_idx').on(table.user_uuid, table.trade_create_timestamp),
+    // The day's realized loss of a trader (risk limits, services/risk-limits.ts) reads by close time.
+    index('trades_user_closed_idx').on(table.user_uuid, table.trade_close_timestamp),
     index('trades_open_idx')
       .on(table.trade_status)
       .where(sql`${table.trade_status} = 'open'`),

@@ -142,6 +142,9 @@ export const tradePreferences = pgTable('trade_preferences', {
   trade_auto_close_delay: integer('trade_auto_close_delay').notNull(),
   minimal_accuracy: doublePrecision('minimal_accuracy').notNull(),
   trade_in_server_side: integer('trade_in_server_side').notNull(),
+  /** Risk limits (issue 18), 0 = OFF: open trades at most, and the day's realized loss in USDT. */
+  trade_max_open_trades: integer('trade_max_open_trades').notNull().default(0),
+  trade_daily_loss_limit: integer('trade_daily_loss_limit').notNull().default(0),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

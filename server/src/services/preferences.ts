@@ -6,6 +6,7 @@ import {
   TRADE_PREFERENCE_BOUNDS,
   snapToStep,
   type PlatformPreferences,
+  type SetTradePreferencesBody,
   type TradePreferences,
 } from '../../../contracts';
 import type { Database } from '../db';
@@ -24,6 +25,8 @@ export const DEFAULT_TRADE_PREFERENCES: TradePreferences = {
   trade_auto_close_delay: 0,
   minimal_accuracy: 60,
   trade_in_server_side: 0,
+  trade_max_open_trades: 0,
+  trade_daily_loss_limit: 0,
 };
 
 /** Saved values, or the defaults with the leverage capped by the platform's maximum. */
@@ -90,17 +93,23 @@ export async function getTradePreferences(db: Database, userUuid: string): Promi
     trade_auto_close_delay: row.trade_auto_close_delay,
     minimal_accuracy: row.minimal_accuracy,
     trade_in_server_side: row.trade_in_server_side === 1 ? 1 : 0,
+    trade_max_open_trades: row.trade_max_open_trades,
+    trade_daily_loss_limit: row.trade_daily_loss_limit,
   };
 }
 
+/** Saves the global preferences; risk limits the body leaves out keep their stored values (or the defaults). */
 export async function setTradePreferences(
   db: Database,
   userUuid: string,
-  values: TradePreferences,
+  values: SetTradePreferencesBody,
 ): Promise<TradePreferences> {
+  const current = await getTradePreferences(db, userUuid);
   const stored: TradePreferences = {
     ...values,
     minimal_accuracy: snapToStep(values.minimal_accuracy, TRADE_PREFERENCE_BOUNDS.minimal_accuracy),
+    trade_max_open_trades: values.trade_max_open_trades ?? current.trade_max_open_trades,
+    trade_daily_loss_limit: values.trade_daily_loss_limit ?? current.trade_daily_loss_limit,
   };
   await db
     .insert(tradePreferences)

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import type { Trade } from '../../../contracts';
+import { tradeDurationMinutes, type Trade } from '../../../contracts';
 import { Loader, signTone, TradeDirection } from '../../components/ui';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../config/constants';
@@ -15,14 +15,11 @@ import {
   resetHistoryStore,
   shiftHistoryDay,
 } from '../../features/history/history-store';
+import { HistoryExport } from '../../features/history/components/history-export';
 import '../../features/history/components/history.css';
 
-/** Whole minutes from open to close, rounded; undefined while the trade is open. */
-export function durationMinutes(trade: Pick<Trade, 'trade_create_timestamp' | 'trade_close_timestamp'>) {
-  if (!trade.trade_close_timestamp) return undefined;
-  const ms = Date.parse(trade.trade_close_timestamp) - Date.parse(trade.trade_create_timestamp);
-  return Number.isFinite(ms) ? Math.round(ms / 60_000) : undefined;
-}
+/** Whole minutes from open to close, rounded; undefined while the trade is open (the export's too). */
+export const durationMinutes = tradeDurationMinutes;
 
 function DaySwitcher() {
   const { t } = useTranslation();
@@ -196,6 +193,7 @@ export function HistoryPage() {
         <h1 className="page-title">{t('nav.trade_history')}</h1>
         <RealizedPnlBadge />
       </div>
+      <HistoryExport day={date_range.start_date} />
       <section className="panel" aria-labelledby="history-title">
         <div className="panel-header">
           <h2 id="history-title" className="panel-title">

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { SIGNAL_TICK_MS } from '../../config/constants';
 import { preferencesStore } from '../../stores/preferences-store';
+import { knownRiskLimitRefusal } from '../../stores/risk-limits-store';
 import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { expireSignals, signalsStore } from './signals-store';
 import { isAutoOpenDue, tradeFromSignal, type OpenTradeFromSignal } from './trade-from-signal';
@@ -8,7 +9,8 @@ import { isAutoOpenDue, tradeFromSignal, type OpenTradeFromSignal } from './trad
 /**
  * The signal cards' clock, run once for the session (in the layout) so cards expire and auto-open whichever
  * page is shown: every second, cards whose 99 s countdown reached 0 are removed and cards that have run
- * trade_auto_open_delay seconds are traded with `openTrade`, each at most once (SPEC.md §4 "Signal card").
+ * trade_auto_open_delay seconds are traded with `openTrade`, each at most once (SPEC.md §4 "Signal card"),
+ * none while a risk limit is reached (stores/risk-limits-store.ts).
  */
 export function useSignalTimers(isActive: boolean, openTrade: OpenTradeFromSignal): void {
   const autoOpened = useRef(new Set<string>());
@@ -20,10 +22,12 @@ export function useSignalTimers(isActive: boolean, openTrade: OpenTradeFromSigna
       expireSignals(now);
       const delay = preferencesStore.trade_preferences?.trade_auto_open_delay ?? 0;
       const minimalAccuracy = preferencesStore.trade_preferences?.minimal_accuracy;
+      // A risk limit reached stops auto-open (issue 18): the cards wait, and open once it is lifted.
+      const isLimited = knownRiskLimitRefusal() !== undefined;
       for (const signalUuid of signalsStore.signal_list) {
         const signal = signalsStore.signal_by_uuid[signalUuid];
         const start = signalsStore.countdown_start_by_uuid[signalUuid];
-        if (!signal || start === undefined || attempted.has(signalUuid)) continue;
+        if (!signal || start === undefined || attempted.has(signalUuid) || isLimited) continue;
         const due = isAutoOpenDue(signal, now - start, {
           autoOpenDelayS: delay,
           minimalAccuracyPercent: minimalAccuracy,

@@ -8,6 +8,8 @@ import {
   getSignalHistoryAnswer,
   getSignalTrendAnswer,
   recentSignalListQuery,
+  signalFeedAnswer,
+  signalFeedQuery,
   signalUuidParams,
 } from '../../../../contracts';
 import { candlePointOf, MINUTE_MS } from '../../engine/candles';
@@ -20,6 +22,7 @@ import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { eq } from 'drizzle-orm';
 import { recentSignalsFor } from './recent-signals';
+import { signalFeedFor } from './signal-feed';
 
 /** Minutes of price shown before a signal was made. */
 const LEAD_MINUTES = 60;
@@ -125,6 +128,24 @@ export const signalRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (
         signal_list: await recentSignalsFor(app.db, request.userUuid, request.query.limit),
         server_time: new Date(app.clock()).toISOString(),
       },
+    }),
+  );
+
+  app.get(
+    '/get_signal_feed/',
+    {
+      schema: {
+        tags: ['signal'],
+        summary:
+          "The last hour's signals the trader's filter passed, with their outcomes and their neurons' accuracy " +
+          'now, and how many signals the engine made in that hour',
+        security: bearerSecurity,
+        querystring: signalFeedQuery,
+        response: { 200: signalFeedAnswer, 400: errorBody, 401: errorBody },
+      },
+    },
+    async (request) => ({
+      result: await signalFeedFor(app.db, request.userUuid, app.clock(), request.query.limit),
     }),
   );
 };

@@ -28,6 +28,8 @@ import {
   updateTrade,
   userTradeOr404,
 } from '../../services/trades';
+import { historyExportRoutes } from './history-export';
+import { riskLimitRoutes } from './risk-limits';
 
 /** Minutes of price shown before a trade was opened ('Trade Trend Data'). */
 const LEAD_MINUTES = 30;
@@ -37,6 +39,9 @@ export const tradeRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (a
   const access = new TradeTokenAccess(app.db, app.secretBox, app.clock);
   const desk = app.tradeDesk;
   const monitor = desk.monitor;
+  // The cockpit's (issue 18): the risk-limit state and the history export, under /trade/ with this hook.
+  await app.register(riskLimitRoutes);
+  await app.register(historyExportRoutes);
 
   app.post(
     '/update_trade_status/',

@@ -28,6 +28,7 @@ import type { TradeRow } from '../../db/schema-trades';
 import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { exchangeHttpError } from '../../http-error';
+import { KeyedQueue, assertWithinRiskLimits } from '../../services/risk-limits';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import { WrongPinError, touchTradeToken } from '../../services/trade-tokens';
 import {
@@ -60,6 +61,8 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const access = new TradeTokenAccess(app.db, app.secretBox, app.clock);
   const desk = app.tradeDesk;
+  /** Each trader's limit check and new row, one open at a time (services/risk-limits.ts). */
+  const opening = new KeyedQueue();
 
   /** The exchange client of the user's server-mode token; a wrong PIN is 403 (as account_balance). */
   const clientFor = async (userUuid: string, platformUuid: string, pinCode: string) => {
@@ -95,6 +98,9 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
           earlier.trade.trade_phase === OPENING_PHASE ? TRADE_STILL_OPENING : DUPLICATE_TRADE,
         );
       }
+      // The risk limits refuse a new trade before the PIN is tried or the exchange called (checked again
+      // below, with the row stored under the trader's queue); completing an earlier open is no new trade.
+      if (!earlier) await assertWithinRiskLimits(app.db, userUuid, app.clock());
       const { client, tokenUuid } = await clientFor(userUuid, origin.platform.platform_uuid, body.pin_code);
       if (earlier) {
         // The earlier open of this signal died (a restart in the middle): settled now, not by the next
@@ -108,13 +114,15 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
           return { result: toWireTrade(settled.row, origin.symbol, live) };
         }
       }
-      const row = await insertTrade(app.db, {
-        user_uuid: userUuid,
-        origin,
-        settings: body,
-        trade_in_server_side: 1,
-        opening_order_id: clientOrderIds(body.signal_uuid).open,
-        now: desk.now(),
+      const row = await opening.run(userUuid, async () => {
+        return insertTrade(app.db, {
+          user_uuid: userUuid,
+          origin,
+          settings: body,
+          trade_in_server_side: 1,
+          opening_order_id: clientOrderIds(body.signal_uuid).open,
+          now: desk.now(),
+        });
       });
 
       let opened: OpenedPosition;

@@ -16,6 +16,9 @@ const FIELDS = [
   'trade_auto_close_delay',
   'minimal_accuracy',
   'trade_in_server_side',
+  // Risk limits (issue 18), 0 = OFF.
+  'trade_max_open_trades',
+  'trade_daily_loss_limit',
 ] as const;
 
 /** Global trade preferences (SPEC.md §2): delays show OFF at 0, trade_in_server_side shows Client or Server. */
@@ -42,6 +45,8 @@ export function GlobalPreferencesPanel() {
       [TradeSide.CLIENT]: t('preferences.client'),
       [TradeSide.SERVER]: t('preferences.server'),
     },
+    trade_max_open_trades: { 0: t('preferences.off') },
+    trade_daily_loss_limit: { 0: t('preferences.off') },
   };
 
   return (

@@ -34,6 +34,8 @@ const GLOBAL = {
   trade_auto_close_delay: 0,
   minimal_accuracy: 60,
   trade_in_server_side: 0,
+  trade_max_open_trades: 0,
+  trade_daily_loss_limit: 25,
 };
 const PLATFORM_PREFS = {
   trade_margin: 10,
@@ -81,6 +83,9 @@ describe('global preferences', () => {
     await screen.findByTestId('preference-trade_auto_close_delay');
     expect(within('preference-trade_auto_close_delay')).toHaveTextContent('OFF');
     expect(within('preference-trade_in_server_side')).toHaveTextContent('Client');
+    // The risk limits (issue 18): 0 is OFF too.
+    expect(within('preference-trade_max_open_trades')).toHaveTextContent('OFF');
+    expect(within('preference-trade_daily_loss_limit')).toHaveTextContent('25');
     expect(within('preference-minimal_accuracy')).toHaveTextContent('60.00');
   });
 
@@ -91,6 +96,7 @@ describe('global preferences', () => {
     api.setTradePreferences.mockResolvedValue(undefined);
     fireEvent.click(button('preference-trade_in_server_side', /Increase/));
     expect(within('preference-trade_in_server_side')).toHaveTextContent('Server');
+    fireEvent.click(button('preference-trade_max_open_trades', /Increase/));
     act(() => vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS - 1));
     fireEvent.click(button('preference-trade_auto_open_delay', /Increase/));
     act(() => vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS - 1));
@@ -103,6 +109,7 @@ describe('global preferences', () => {
       ...GLOBAL,
       trade_auto_open_delay: 2,
       trade_in_server_side: 1,
+      trade_max_open_trades: 1,
     });
     expect(messages()).toContain('notification.update_trade_preferences_success');
   });

@@ -6,6 +6,9 @@ import { Palette } from '../../../components/ui';
 import { PERCENT_DECIMALS, SIGNAL_INFO_HIDE_DELAY_MS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { preferencesStore } from '../../../stores/preferences-store';
+import { riskLimitsStore } from '../../../stores/risk-limits-store';
+import { roundDecimal } from '../../../../shared-core/trade-core';
+import type { RiskLimitState } from '../../../../contracts';
 import { TradeTokenLevel } from '../../../stores/token-level';
 import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { signalInfoOf, signalInfoStore, type SignalInfo } from '../signal-info-store';
@@ -54,6 +57,42 @@ function chipsOf(info: SignalInfo) {
 }
 
 /**
+ * The risk limits' chip (issue 18): open trades against trade_max_open_trades and the UTC day's loss against
+ * trade_daily_loss_limit, red once a limit is reached (auto-open stops, an open is refused). None while both
+ * limits are OFF.
+ */
+function RiskLimitChip({ state }: { state: RiskLimitState }) {
+  const { t } = useTranslation();
+  const parts: string[] = [];
+  if (state.trade_max_open_trades > 0) {
+    parts.push(
+      t('signal_info.risk_open', { open: state.open_trade_count, max: state.trade_max_open_trades }),
+    );
+  }
+  if (state.trade_daily_loss_limit > 0) {
+    const loss = roundDecimal(state.daily_loss, 2, 'half-away-from-zero');
+    parts.push(t('signal_info.risk_loss', { loss, limit: state.trade_daily_loss_limit }));
+  }
+  if (parts.length === 0) return null;
+  const isReached = state.is_max_open_trades_reached || state.is_daily_loss_limit_reached;
+  return (
+    <Link
+      to="/trade_preferences"
+      className={`chip-label palette-${isReached ? Palette.RED : Palette.GRAY} signal-info-chip`}
+      title={isReached ? t('signal_info.risk_reached') : t('signal_info.risk_title')}
+      data-testid="signal-info-RL"
+      data-reached={isReached}
+    >
+      <span className="signal-info-code">RL</span>
+      <span className="numeric">
+        {parts.join(' · ')}
+        {isReached ? ` — ${t('signal_info.risk_reached_short')}` : ''}
+      </span>
+    </Link>
+  );
+}
+
+/**
  * Header bar of a signal's trade settings. Hidden until there is signal info (a card under the pointer or
  * focus); after the info disappears it stays SIGNAL_INFO_HIDE_DELAY_MS, and as long as the pointer is on it,
  * so the pointer can travel from the card to a chip. Every chip links to /trade_preferences.
@@ -63,6 +102,7 @@ export function SignalInfoBar() {
   const { platform_uuid } = useSnapshot(signalInfoStore);
   const { platform_preferences_by_uuid } = useSnapshot(preferencesStore);
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
+  const { state: riskState } = useSnapshot(riskLimitsStore);
   const [lastPlatform, setLastPlatform] = useState(platform_uuid);
   const [previous, setPrevious] = useState(platform_uuid);
   const [isLingering, setIsLingering] = useState(false);
@@ -112,6 +152,7 @@ export function SignalInfoBar() {
           <span className="numeric">{chip.text}</span>
         </Link>
       ))}
+      {riskState && <RiskLimitChip state={riskState} />}
     </nav>
   );
 }

@@ -6,6 +6,7 @@ import { signalSecondsLeft, signalsStore } from '../signals-store';
 import type { OpenTradeFromSignal } from '../trade-from-signal';
 import { useSecondClock } from '../../../lib/use-second-clock';
 import { SignalCard } from './signal-card';
+import { SignalFeed } from './signal-feed';
 import './signals.css';
 
 /**
@@ -62,6 +63,7 @@ export function SignalsPanel({ onTrade }: { onTrade: OpenTradeFromSignal }) {
             ))}
           </div>
         )}
+        <SignalFeed />
       </div>
     </section>
   );

@@ -80,6 +80,8 @@ function setPreferences(trade_auto_open_delay: number, minimal_accuracy = 60) {
     trade_auto_close_delay: 0,
     minimal_accuracy,
     trade_in_server_side: 0,
+    trade_max_open_trades: 0,
+    trade_daily_loss_limit: 0,
   };
 }
 

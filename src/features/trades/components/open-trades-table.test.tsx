@@ -102,6 +102,8 @@ function setAutoCloseDelay(trade_auto_close_delay: number) {
     trade_auto_close_delay,
     minimal_accuracy: 60,
     trade_in_server_side: 0,
+    trade_max_open_trades: 0,
+    trade_daily_loss_limit: 0,
   };
 }
 

@@ -77,6 +77,8 @@ function setMode(trade_in_server_side: 0 | 1) {
     trade_auto_close_delay: 0,
     minimal_accuracy: 60,
     trade_in_server_side,
+    trade_max_open_trades: 0,
+    trade_daily_loss_limit: 0,
   };
 }
 
