@@ -22,7 +22,13 @@ import { trades, type TradeRow } from '../db/schema-trades';
 import type { SocketHub } from '../plugins/websocket';
 import { LocalEventBus, type EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
-import type { TradePosition } from '../services/trade-math';
+import {
+  closeCommissionAt,
+  netPnlAndRoe,
+  tradeFees,
+  type TradeFees,
+  type TradePosition,
+} from '../services/trade-math';
 import { calculatedOf } from '../services/trades';
 import type { MarketFeed, MarkPriceTick } from './market-feed';
 import { minimalAccuracies } from './signal-store';
@@ -59,6 +65,8 @@ interface LiveTrade {
   symbol_uuid: string;
   symbol_pair: string;
   terms: TradeTerms;
+  /** The opening commission and the taker rate × quantity (issue 18); undefined when not known. */
+  fees: TradeFees | undefined;
   calc: TradeCalculated;
   bestRoe: string | null;
   conditions: number;
@@ -199,6 +207,7 @@ export class TradeMonitor {
         takeProfitPercent: row.trade_take_profit_percent,
         trailingPercent: row.trade_treiling_stop_percent,
       }),
+      fees: tradeFees(row.trade_open_commission, position),
       calc: calculatedOf(row),
       bestRoe: row.trade_best_roe,
       conditions: row.monitor_conditions,
@@ -346,6 +355,16 @@ export class TradeMonitor {
       trade_treiling_stop_percent_current: state.trade_treiling_stop_percent_current,
       trade_update_timestamp: new Date(this.clock()).toISOString(),
     };
+    // The closing commission at this price and the net figures (issue 18). The liquidation price does not
+    // move with the price: it was computed once when the trade was recorded (services/trades.ts).
+    const fees = trade.fees;
+    if (fees) {
+      const close = closeCommissionAt(fees, price);
+      const net = netPnlAndRoe(state.trade_pnl_current, fees.open, close, trade.terms.margin);
+      trade.calc.trade_close_commission = close;
+      trade.calc.trade_pnl_net = net.pnlNet;
+      trade.calc.trade_roe_net = net.roeNet;
+    }
     trade.bestRoe = state.trade_best_roe;
     trade.conditions = state.monitor_conditions;
     trade.dirty = true;
@@ -454,6 +473,9 @@ export class TradeMonitor {
         trade_pnl_current: calc.trade_pnl_current,
         trade_roe_current: calc.trade_roe_current,
         trade_treiling_stop_percent_current: calc.trade_treiling_stop_percent_current,
+        trade_close_commission: calc.trade_close_commission,
+        trade_pnl_net: calc.trade_pnl_net,
+        trade_roe_net: calc.trade_roe_net,
         trade_best_roe: trade.bestRoe,
         monitor_conditions: trade.conditions,
         trade_update_timestamp: new Date(calc.trade_update_timestamp),

@@ -24,6 +24,10 @@ export function clientTradeRecord(
     trade_order_id: opened.trade_order_id,
     trade_stop_order_id: opened.trade_stop_order_id,
     trade_stop_price: opened.trade_stop_price,
+    // Read after the MARKET order (issue 18); the server computes the liquidation price and net figures.
+    trade_open_commission: opened.trade_open_commission ?? null,
+    trade_maint_margin_rate: opened.trade_maint_margin_rate ?? null,
+    trade_maint_amount: opened.trade_maint_amount ?? null,
   };
 }
 
