@@ -22,13 +22,8 @@ import { trades, type TradeRow } from '../db/schema-trades';
 import type { SocketHub } from '../plugins/websocket';
 import { LocalEventBus, type EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
-import {
-  closeCommissionAt,
-  netPnlAndRoe,
-  tradeFees,
-  type TradeFees,
-  type TradePosition,
-} from '../services/trade-math';
+import { tradeFees, type TradeFees, type TradePosition } from '../services/trade-math';
+import { netColumnsAt } from '../services/trade-costs';
 import { calculatedOf } from '../services/trades';
 import type { MarketFeed, MarkPriceTick } from './market-feed';
 import { minimalAccuracies } from './signal-store';
@@ -355,16 +350,9 @@ export class TradeMonitor {
       trade_treiling_stop_percent_current: state.trade_treiling_stop_percent_current,
       trade_update_timestamp: new Date(this.clock()).toISOString(),
     };
-    // The closing commission at this price and the net figures (issue 18). The liquidation price does not
-    // move with the price: it was computed once when the trade was recorded (services/trades.ts).
-    const fees = trade.fees;
-    if (fees) {
-      const close = closeCommissionAt(fees, price);
-      const net = netPnlAndRoe(state.trade_pnl_current, fees.open, close, trade.terms.margin);
-      trade.calc.trade_close_commission = close;
-      trade.calc.trade_pnl_net = net.pnlNet;
-      trade.calc.trade_roe_net = net.roeNet;
-    }
+    // The closing commission at this price and the net figures (issue 18; the liquidation price is fixed).
+    if (trade.fees)
+      Object.assign(trade.calc, netColumnsAt(trade.fees, price, state.trade_pnl_current, trade.terms.margin));
     trade.bestRoe = state.trade_best_roe;
     trade.conditions = state.monitor_conditions;
     trade.dirty = true;

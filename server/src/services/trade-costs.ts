@@ -1,6 +1,8 @@
 // The cockpit's columns of a trade (issue 18): what the exchange told of a position's opening commission and
 // maintenance bracket, and what follows from them (liquidation price, closing commission, net PNL and ROE).
 // The math is trade-core's (trade-math.ts); docs/decisions.md "The cockpit — fees and liquidation (issue 18)".
+import type { ExchangeClient } from '../../../shared-core/exchange-client';
+import { readOpeningCosts } from '../../../shared-core/trade-flow';
 import type { NewTradeRow, TradeRow } from '../db/schema-trades';
 import {
   closeCommissionAt,
@@ -8,6 +10,7 @@ import {
   netPnlAndRoe,
   positionMargin,
   tradeFees,
+  type TradeFees,
   type TradePosition,
 } from './trade-math';
 
@@ -66,3 +69,38 @@ export function positionOf(row: TradeRow): TradePosition | undefined {
 }
 
 /** The wire trade of a listable row; `live` overlays the monitor's calculated fields. */
+
+/** The closing commission at `price` and the PNL and ROE net of both commissions (the monitor, per price). */
+export function netColumnsAt(
+  fees: TradeFees,
+  price: string,
+  pnl: string,
+  margin: string,
+): { trade_close_commission: string; trade_pnl_net: string; trade_roe_net: string } {
+  const close = closeCommissionAt(fees, price);
+  const net = netPnlAndRoe(pnl, fees.open, close, margin);
+  return { trade_close_commission: close, trade_pnl_net: net.pnlNet, trade_roe_net: net.roeNet };
+}
+
+/**
+ * The cockpit's columns of a position learnt only after its open (the reconciler): what the open would have
+ * read after its MARKET order, read now from its order's fills (by the exchange's `orderId`) and the brackets.
+ */
+export async function readCostColumns(
+  client: ExchangeClient,
+  symbol: { symbol_pair: string; symbol_price_precision: number },
+  position: TradePosition,
+  orderId: number | undefined,
+): Promise<ReturnType<typeof openingCostColumns>> {
+  const { trade_open_price: entry, trade_quantity: quantity } = position;
+  const costs = await readOpeningCosts(client, symbol.symbol_pair, { orderId, executedQty: quantity }, entry);
+  return openingCostColumns(position, costs, symbol.symbol_price_precision);
+}
+
+/** The position of a row at an entry price and quantity learnt from the exchange. */
+export const positionAt = (row: TradeRow, entry: string, quantity: string): TradePosition => ({
+  trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
+  trade_open_price: entry,
+  trade_quantity: quantity,
+  trade_leverage: row.trade_leverage,
+});

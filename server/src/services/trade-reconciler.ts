@@ -18,7 +18,6 @@ import { serverExchangeClient } from './exchange-transport';
 import {
   checkPositions,
   protectPosition,
-  readOpeningCosts,
   type PositionCheck,
   type ProtectedPosition,
 } from '../../../shared-core/trade-flow';
@@ -39,7 +38,7 @@ import {
   updateTrade,
   type TradeWithSymbol,
 } from './trades';
-import { openingCostColumns } from './trade-costs';
+import { positionAt, readCostColumns } from './trade-costs';
 
 /** An 'opening' row older than this belongs to an open that died (the exchange calls take far less). */
 export const STALE_OPENING_MS = 60_000;
@@ -307,21 +306,7 @@ export class TradeReconciler {
     if (!learnt && !stop && trade_error === row.trade_error && row.trade_phase === READY_PHASE) return false;
     // A position learnt only now gets what its open would have read after the MARKET order (issue 18).
     const costs = learnt
-      ? openingCostColumns(
-          {
-            trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
-            trade_open_price: entry,
-            trade_quantity: quantity,
-            trade_leverage: row.trade_leverage,
-          },
-          await readOpeningCosts(
-            client,
-            found.symbol.symbol_pair,
-            { orderId: result.orderId, executedQty: quantity },
-            entry,
-          ),
-          found.symbol.symbol_price_precision,
-        )
+      ? await readCostColumns(client, found.symbol, positionAt(row, entry, quantity), result.orderId)
       : {};
     const updated = await updateTrade(this.options.db, row.trade_uuid, {
       trade_phase: READY_PHASE,
