@@ -126,7 +126,10 @@ export interface TradeFees {
 /** The trade's fees, or undefined when its opening commission is unknown. */
 export function tradeFees(openCommission: string | null, p: TradePosition): TradeFees | undefined {
   if (openCommission === null) return undefined;
-  return { open: openCommission, ratePerPrice: mulDecimals(takerRateOf(openCommission, p), p.trade_quantity) };
+  return {
+    open: openCommission,
+    ratePerPrice: mulDecimals(takerRateOf(openCommission, p), p.trade_quantity),
+  };
 }
 
 /** The commission a closing fill at `price` would be charged: taker rate × quantity × price, 8 decimals. */
