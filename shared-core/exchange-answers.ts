@@ -42,9 +42,12 @@ export function toOrderResult(operation: string, raw: Raw): OrderResult {
   };
 }
 
+/** A stop's state; with the exchange's orderId once it filled (its fills' commission is read by it). */
 export function stopStateOf(order: OrderResult): StopOrderState {
   const state: StopOrderState = { status: order.status, avgPrice: positive(order.avgPrice) };
-  return order.orderId === undefined ? state : { ...state, orderId: order.orderId };
+  return order.orderId === undefined || state.avgPrice === undefined
+    ? state
+    : { ...state, orderId: order.orderId };
 }
 
 /** The value when it is a decimal above zero ("0.00000" is "no fill yet"). */
