@@ -15,6 +15,9 @@ export const RELAYED_CALLS = {
   '/fapi/v1/positionSide/dual': ['POST'],
   '/fapi/v1/order': ['GET', 'POST', 'DELETE'],
   '/fapi/v1/algoOrder': ['GET', 'POST', 'DELETE'],
+  // After the MARKET order (issue 18): the fills' commission, and the maintenance bracket of the position.
+  '/fapi/v1/userTrades': ['GET'],
+  '/fapi/v1/leverageBracket': ['GET'],
 } as const satisfies Record<string, readonly RelayMethod[]>;
 export type RelayedPath = keyof typeof RELAYED_CALLS;
 export type RelayMethod = 'GET' | 'POST' | 'DELETE';

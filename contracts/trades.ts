@@ -16,6 +16,14 @@ export const decimalString = z
 const positiveDecimal = decimalString.refine((value) => /[1-9]/.test(value) && !value.startsWith('-'), {
   message: 'Must be above 0',
 });
+/** A decimal string of 0 or more (a commission: a cost). */
+export const nonNegativeDecimal = decimalString.refine((value) => !value.startsWith('-'), {
+  message: 'Must not be below 0',
+});
+/** A maintenance margin rate of a leverage bracket: a fraction, 0 ≤ rate < 1 (0.004 = 0.4 %). */
+const maintMarginRate = nonNegativeDecimal.refine((value) => /^0(\.\d+)?$/.test(value), {
+  message: 'Must be below 1',
+});
 
 /** trade_status (SPEC.md §4): open, then one closing status. */
 export const TradeStatus = {
@@ -116,18 +124,26 @@ export const tradeCalculated = z
     trade_status: tradeStatus,
     trade_ui_status: tradeUiStatus.nullable(),
     trade_update_timestamp: z.string(),
-    // The trader's cockpit (issue 18): what a trade costs and where it ends. Optional until every producer
-    // sends them; exact decimals from trade-core, USDT unless said.
-    /** Isolated liquidation price (binance-fapi.md §12) at the symbol's price precision; null when unknown. */
+    // The trader's cockpit (issue 18): what a trade costs and where it ends; exact decimals from trade-core, USDT
+    // unless said. Null where the figure cannot be known: a trade recorded before issue 18, an exchange that did
+    // not answer the read after the MARKET order, a commission paid in another asset (BNB). Optional on the wire
+    // so a producer or fixture made before issue 18 stays valid; the server always sends them.
+    /**
+     * Isolated liquidation price (binance-fapi.md §12) of the trade's own position at the symbol's price
+     * precision: its isolated wallet (quantity × entry ÷ leverage), its maintenance bracket; "0" when it has none.
+     */
     trade_liquidation_price: decimalString.nullable().optional(),
-    /** Commission the exchange charged on the opening fill, as it reported it (a cost, ≥ 0); null when unknown. */
-    trade_open_commission: decimalString.nullable().optional(),
-    /** Commission of the closing fill: estimated at the current price while open, as charged once closed. */
-    trade_close_commission: decimalString.nullable().optional(),
-    /** PNL net of both commissions (realized net once closed). */
-    trade_pnl_net: decimalString.optional(),
-    /** ROE net of both commissions, percent, 2 decimals. */
-    trade_roe_net: decimalString.optional(),
+    /** Commission the exchange charged on the opening fill, as it reported it (a cost, ≥ 0). */
+    trade_open_commission: nonNegativeDecimal.nullable().optional(),
+    /**
+     * Commission of the closing fill: while open, estimated at the current price with the opening fill's taker
+     * rate (rate × quantity × price, 8 decimals); once closed, as the exchange charged it.
+     */
+    trade_close_commission: nonNegativeDecimal.nullable().optional(),
+    /** trade_pnl_current − trade_open_commission − trade_close_commission (realized net once closed). */
+    trade_pnl_net: decimalString.nullable().optional(),
+    /** trade_pnl_net ÷ the position's initial margin × 100, percent, 2 decimals. */
+    trade_roe_net: decimalString.nullable().optional(),
     /** Take-profit price: where the ROE reaches trade_take_profit_percent. */
     trade_take_profit_price: decimalString.optional(),
     /** Current trailing-stop price: where the ROE falls to trade_treiling_stop_percent_current. */
@@ -195,6 +211,14 @@ export const createClientTradeBody = tradeCreateBase
     /** Null when the stop could not be placed and the position could not be closed either (stop_missing). */
     trade_stop_order_id: z.string().min(1).max(64).nullable(),
     trade_stop_price: positiveDecimal,
+    // Read after the MARKET order (issue 18), null when the exchange did not tell. Optional: a page loaded
+    // before issue 18 records the positions it opens without them, and must not be refused.
+    /** Commission of the opening fill as the exchange reported it (GET /fapi/v1/userTrades). */
+    trade_open_commission: nonNegativeDecimal.nullable().optional(),
+    /** Maintenance margin rate of the symbol's leverage bracket for the position's notional (a fraction). */
+    trade_maint_margin_rate: maintMarginRate.nullable().optional(),
+    /** That bracket's maintenance amount (`cum`, USDT). */
+    trade_maint_amount: nonNegativeDecimal.nullable().optional(),
   })
   .meta({ id: 'CreateClientTradeBody' });
 export type CreateClientTradeBody = z.infer<typeof createClientTradeBody>;
@@ -216,6 +240,11 @@ export const closeClientTradeBody = z
     trade_status: closingTradeStatus,
     /** Average fill price of the closing order (or of the stop that fired); the current price when absent. */
     trade_close_price: positiveDecimal.optional(),
+    /**
+     * Commission of that fill as the exchange reported it (issue 18); when absent, the opening fill's taker
+     * rate × quantity × the close price.
+     */
+    trade_close_commission: nonNegativeDecimal.optional(),
   })
   .meta({ id: 'CloseClientTradeBody' });
 export type CloseClientTradeBody = z.infer<typeof closeClientTradeBody>;

@@ -15,6 +15,35 @@
 // and answers its own refusals with the header RELAY_HEADER, which the client tells apart from the exchange.
 import type { AccountBalance } from '../contracts';
 import { describeExchangeCode, ExchangeError, ExchangeFailure } from './exchange-errors';
+export type {
+  LeverageBracket,
+  MarketOrderInput,
+  OrderFill,
+  OrderResult,
+  OrderSide,
+  PositionRisk,
+  StopOrderInput,
+  StopOrderState,
+} from './exchange-types';
+import {
+  relayError,
+  positive,
+  stopStateOf,
+  toDecimal,
+  toLeverageBrackets,
+  toNumber,
+  toOrderFills,
+  toOrderResult,
+} from './exchange-answers';
+import type {
+  LeverageBracket,
+  MarketOrderInput,
+  OrderFill,
+  OrderResult,
+  PositionRisk,
+  StopOrderInput,
+  StopOrderState,
+} from './exchange-types';
 import { createEd25519Signer, createSigner, type QueryParams, type Signer } from './trade-core';
 
 export {
@@ -61,8 +90,6 @@ export interface ExchangeClientOptions {
   fetch?: typeof fetch;
 }
 
-export type OrderSide = 'BUY' | 'SELL';
-
 /**
  * Where a platform takes STOP orders: 'order' is POST /fapi/v1/order as SPEC.md §7 says, 'algo' is the Algo
  * Order API Binance requires since 2025-12-09 (binance-fapi.md §6 "Algo migration").
@@ -75,52 +102,6 @@ const stopRoutes = new Map<string, StopRoute>();
 /** The remembered stop route of a platform, undefined until a -4120 has been seen. */
 export function knownStopRoute(baseUrl: string): StopRoute | undefined {
   return stopRoutes.get(baseUrl.replace(/\/+$/, ''));
-}
-
-/** GET /fapi/v2/positionRisk item 0 (one-way mode: one line per symbol), as the exchange's decimal strings. */
-export interface PositionRisk {
-  entryPrice: string;
-  markPrice: string;
-  /** Signed: negative for a short, "0…" when flat. */
-  positionAmt: string;
-}
-
-export interface MarketOrderInput {
-  symbol: string;
-  side: OrderSide;
-  quantity: string;
-  newClientOrderId: string;
-  reduceOnly?: boolean;
-}
-
-/** An order's state; avgPrice is "0…" until it fills. */
-export interface OrderResult {
-  avgPrice: string;
-  executedQty: string;
-  status: string;
-  clientOrderId: string;
-}
-
-/** A reduce-only STOP (stop-limit) order: it triggers at stopPrice and becomes a limit order at price. */
-export interface StopOrderInput {
-  symbol: string;
-  side: OrderSide;
-  quantity: string;
-  stopPrice: string;
-  price: string;
-  /** newClientOrderId on /fapi/v1/order, clientAlgoId on the Algo Order API. */
-  clientId: string;
-}
-
-export interface StopOrderState {
-  /**
-   * The order statuses (NEW, PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED, REJECTED …). An algo order answers
-   * NEW, CANCELED, EXPIRED or REJECTED while it has not fired; once fired, the status of the order it placed,
-   * or TRIGGERED when that order cannot be seen.
-   */
-  status: string;
-  /** Average fill price when it filled (above zero), else undefined. */
-  avgPrice?: string;
 }
 
 type Params = Record<string, string | number | boolean | undefined>;
@@ -244,6 +225,25 @@ export class ExchangeClient {
     return toOrderResult(operation, raw);
   }
 
+  /** The fills of an order (GET /fapi/v1/userTrades by orderId), oldest first. */
+  async getOrderFills(symbol: string, orderId: number): Promise<OrderFill[]> {
+    const operation = 'getOrderFills';
+    const params = { symbol, orderId };
+    const raw = await this.signedRequest<unknown>(operation, 'GET', '/fapi/v1/userTrades', params);
+    return toOrderFills(operation, raw);
+  }
+
+  /**
+   * The symbol's leverage brackets (GET /fapi/v1/leverageBracket with symbol): Binance answers one object for a
+   * symbol (binance-fapi.md §7), some exchanges a list of one; its numbers are JSON numbers, kept as their text.
+   */
+  async getLeverageBrackets(symbol: string): Promise<LeverageBracket[]> {
+    const operation = 'getLeverageBrackets';
+    const params = { symbol };
+    const raw = await this.signedRequest<unknown>(operation, 'GET', '/fapi/v1/leverageBracket', params);
+    return toLeverageBrackets(operation, symbol, raw);
+  }
+
   /** An order by its client id; undefined when the exchange has none (-2013). */
   getOrder(symbol: string, origClientOrderId: string): Promise<OrderResult | undefined> {
     return this.findOrder('getOrder', { symbol, origClientOrderId });
@@ -315,7 +315,7 @@ export class ExchangeClient {
     for (const route of this.stopRoutesToTry()) {
       if (route === 'order') {
         const order = await this.findOrder(operation, { symbol, origClientOrderId: clientId });
-        if (order) return { status: order.status, avgPrice: positive(order.avgPrice) };
+        if (order) return stopStateOf(order);
         continue;
       }
       const params = { clientAlgoId: clientId };
@@ -335,7 +335,7 @@ export class ExchangeClient {
     const actualId = algo.actualOrderId;
     if ((typeof actualId === 'string' && actualId !== '') || typeof actualId === 'number') {
       const actual = await this.findOrder(operation, { symbol, orderId: String(actualId) });
-      if (actual) return { status: actual.status, avgPrice: positive(actual.avgPrice) };
+      if (actual) return stopStateOf(actual);
     }
     const avgPrice = typeof algo.actualPrice === 'string' ? positive(algo.actualPrice) : undefined;
     return avgPrice ? { status: 'FILLED', avgPrice } : { status: 'TRIGGERED' };
@@ -389,54 +389,6 @@ export class ExchangeClient {
     }
     return body as T;
   }
-}
-
-/**
- * An answer of the relay itself: the exchange could not be reached or did not answer (a transport failure,
- * as when the page calls the exchange directly), or the relay refused the request (not sent: an exchange
- * refusal without a code, with the relay's detail as its text).
- */
-function relayError(operation: string, status: number, body: unknown): ExchangeError {
-  const detail = (body as { detail?: unknown } | undefined)?.detail;
-  const text = typeof detail === 'string' && detail ? detail : `HTTP error ${status}`;
-  if (status === 504) return new ExchangeError(operation, ExchangeFailure.TIMEOUT, 'Timeout');
-  if (status === 502) return new ExchangeError(operation, ExchangeFailure.FETCH, text);
-  return new ExchangeError(operation, ExchangeFailure.EXCHANGE, text, undefined, status);
-}
-
-function invalid(operation: string, field: string): ExchangeError {
-  return new ExchangeError(operation, ExchangeFailure.PARSING, `Invalid ${field} in answer`);
-}
-
-function toNumber(operation: string, field: string, value: unknown): number {
-  const number = typeof value === 'string' || typeof value === 'number' ? Number(value) : Number.NaN;
-  if (!Number.isFinite(number)) throw invalid(operation, field);
-  return number;
-}
-
-/** A decimal string of the answer, kept as text (money is never parsed to a binary float). */
-function toDecimal(operation: string, field: string, value: unknown): string {
-  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return value;
-  throw invalid(operation, field);
-}
-
-function toOrderResult(operation: string, raw: Raw): OrderResult {
-  const text = (field: string) => {
-    const value = raw[field];
-    if (typeof value !== 'string' || value === '') throw invalid(operation, field);
-    return value;
-  };
-  return {
-    avgPrice: toDecimal(operation, 'avgPrice', raw.avgPrice),
-    executedQty: toDecimal(operation, 'executedQty', raw.executedQty),
-    status: text('status'),
-    clientOrderId: text('clientOrderId'),
-  };
-}
-
-/** The value when it is a decimal above zero ("0.00000" is "no fill yet"). */
-function positive(value: string): string | undefined {
-  return /^\d+(\.\d+)?$/.test(value) && /[1-9]/.test(value) ? value : undefined;
 }
 
 /** One-call form of ExchangeClient.getAccount for callers that make a single request. */

@@ -5,16 +5,9 @@
 //
 // Every order carries a client id made from the signal (clientOrderIds), so a retried open or close finds
 // what an earlier attempt did instead of doing it twice.
-import type { ClosingTradeStatus, SignalDirection } from '../contracts';
+import type { SignalDirection } from '../contracts';
 import { ExchangeError, ExchangeFailure } from './exchange-client';
-import type {
-  ExchangeClient,
-  OrderResult,
-  OrderSide,
-  PositionRisk,
-  StopOrderInput,
-  StopOrderState,
-} from './exchange-client';
+import type { ExchangeClient, OrderResult, OrderSide, StopOrderInput } from './exchange-client';
 import {
   addDecimals,
   compareDecimals,
@@ -24,6 +17,23 @@ import {
   stopPrice,
   subDecimals,
 } from './trade-core';
+import { readOpeningCosts, type OpeningCosts } from './trade-fees';
+import {
+  DUPLICATED_CLIENT_ID,
+  UNFILLED_FINAL_STATUSES,
+  allOrFirstFailure,
+  cancelQuietly,
+  clientOrderIds,
+  isPositive,
+  opposite,
+  unlessExchangeError,
+} from './trade-flow-common';
+
+// The close path, fills and fees, and the shared steps live beside this file; trade-flow is still the one
+// module its callers import.
+export * from './trade-close';
+export * from './trade-fees';
+export { clientOrderIds } from './trade-flow-common';
 
 /**
  * The stop is a stop-limit (SPEC.md §7: type STOP with price and stopPrice). Its limit price lies this
@@ -38,23 +48,6 @@ export const STOP_LIMIT_OFFSET = '0.01';
  * (timestamp + recvWindow) plus this margin for clock skew (Binance refuses timestamps more than 1 s ahead).
  */
 export const UNANSWERED_ORDER_SETTLE_MS = 2000;
-
-/** -2022: ReduceOnly Order is rejected, i.e. there is no position left to reduce (binance-fapi.md §3). */
-const REDUCE_ONLY_REJECTED = -2022;
-/** -4116: clientOrderId is duplicated, i.e. an open order with this id exists already. */
-const DUPLICATED_CLIENT_ID = -4116;
-const UNFILLED_FINAL_STATUSES = ['CANCELED', 'EXPIRED', 'EXPIRED_IN_MATCH', 'REJECTED'];
-const FIRED_STOP_STATUSES = ['FILLED', 'PARTIALLY_FILLED', 'TRIGGERED', 'TRIGGERING', 'FINISHED'];
-
-/**
- * The client order ids of a signal's trade (at most 36 characters, binance-fapi.md §6): `sdo` for the market
- * order that opens it, `sds` for its stop, `sdc` for the market order that closes it, each followed by the
- * signal_uuid without dashes (35 characters for a UUID).
- */
-export function clientOrderIds(signalUuid: string): { open: string; stop: string; close: string } {
-  const key = signalUuid.replace(/-/g, '');
-  return { open: `sdo${key}`, stop: `sds${key}`, close: `sdc${key}` };
-}
 
 export interface OpenPositionInput {
   /** Exchange symbol, e.g. BTCUSDT. */
@@ -73,7 +66,7 @@ export interface OpenPositionInput {
   signal_uuid: string;
 }
 
-export interface OpenedPosition {
+export interface OpenedPosition extends OpeningCosts {
   /** Entry price of the position after the fill (positionRisk entryPrice). */
   trade_open_price: string;
   trade_quantity: string;
@@ -171,22 +164,27 @@ export async function openPosition(
     trade_stop_price: stop,
   };
   const closing = opposite(side);
-  const stopError = await placeStop(client, {
-    symbol,
-    side: closing,
-    quantity,
-    stopPrice: stop,
-    price: stopLimitPrice(side, stop, input.symbol_price_precision),
-    clientId: ids.stop,
-  });
-  if (stopError === undefined) return { ...opened, trade_stop_order_id: ids.stop };
+  // The stop first, the reads of the fill's commission and of the maintenance bracket beside it: neither is on
+  // the road to the MARKET order, and none waits for another (docs/decisions.md "The cockpit").
+  const [stopError, costs] = await Promise.all([
+    placeStop(client, {
+      symbol,
+      side: closing,
+      quantity,
+      stopPrice: stop,
+      price: stopLimitPrice(side, stop, input.symbol_price_precision),
+      clientId: ids.stop,
+    }),
+    readOpeningCosts(client, symbol, order, entry),
+  ]);
+  if (stopError === undefined) return { ...opened, ...costs, trade_stop_order_id: ids.stop };
   // No stop: a leveraged position must not stay open unprotected, so it is closed again at once.
   try {
     const close = { symbol, side: closing, quantity, newClientOrderId: ids.close, reduceOnly: true };
     await client.placeMarketOrder(close);
   } catch (closeError) {
     if (!(closeError instanceof ExchangeError)) throw closeError;
-    return { ...opened, trade_stop_order_id: null, stop_error: stopError };
+    return { ...opened, ...costs, trade_stop_order_id: null, stop_error: stopError };
   }
   // A stop whose answer was lost may exist after all: it must not wait for a later position.
   if (stopError.outcomeUnknown) await cancelQuietly(client, symbol, ids.stop);
@@ -257,21 +255,6 @@ async function entryPriceOf(client: ExchangeClient, symbol: string, order: Order
   if (isPositive(order.avgPrice)) return order.avgPrice;
   const { entryPrice } = await client.getPositionRisk(symbol);
   return entryPrice;
-}
-
-/**
- * Runs calls together (their requests are in flight at once) and answers their results in order; when any
- * failed, throws the failure of the first in list order, so the error a trader sees does not depend on which
- * answer came back first.
- */
-async function allOrFirstFailure<T extends readonly unknown[]>(
-  calls: T,
-): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-  const settled = await Promise.allSettled(calls);
-  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
-  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as {
-    -readonly [K in keyof T]: Awaited<T[K]>;
-  };
 }
 
 /**
@@ -379,10 +362,19 @@ export async function completeInterruptedOpen(
   }
   const quantity = order.executedQty;
   const entry = isPositive(order.avgPrice) ? order.avgPrice : risk.entryPrice;
-  const stop = await protectPosition(client, { ...input, trade_quantity: quantity, trade_open_price: entry });
+  const [stop, costs] = await Promise.all([
+    protectPosition(client, { ...input, trade_quantity: quantity, trade_open_price: entry }),
+    readOpeningCosts(client, symbol, order, entry),
+  ]);
   return {
     state: 'open',
-    opened: { trade_open_price: entry, trade_quantity: quantity, trade_order_id: ids.open, ...stop },
+    opened: {
+      trade_open_price: entry,
+      trade_quantity: quantity,
+      trade_order_id: ids.open,
+      ...stop,
+      ...costs,
+    },
   };
 }
 
@@ -391,196 +383,4 @@ function stopLimitPrice(direction: SignalDirection, stop: string, pricePrecision
   const factor =
     direction === 'BUY' ? subDecimals('1', STOP_LIMIT_OFFSET) : addDecimals('1', STOP_LIMIT_OFFSET);
   return roundDecimal(mulDecimals(stop, factor), pricePrecision);
-}
-
-export interface ClosePositionInput {
-  symbol_pair: string;
-  trade_direction: SignalDirection;
-  trade_quantity: string;
-  trade_leverage: number;
-  trade_stop_order_id: string | null;
-  /** The opening market order's id (`sdo…`): names the closing order `sdc…` when the stop id is null. */
-  trade_order_id?: string | null;
-  /** The status the close is for; a position already gone turns into stop_loss when its stop filled. */
-  trade_status: ClosingTradeStatus;
-}
-
-export interface ClosedPosition {
-  /** The status to record: the requested one, or stop_loss when the exchange-side stop had closed it. */
-  trade_status: ClosingTradeStatus;
-  /** Average fill price of the closing order, or of the stop that fired; undefined when unknown. */
-  trade_close_price: string | undefined;
-  /** The stop order was cancelled by this close ('Position Stop Loss cancelled'). */
-  stop_cancelled: boolean;
-}
-
-/**
- * Closes a position (SPEC.md §4 "Closing a trade") in two round trips before its MARKET order is acknowledged:
- * leverage, ISOLATED and one-way together, then an opposite reduce-only MARKET order for the quantity; then the
- * stop is cancelled by its id (on the route it was placed on). When the position is already gone, it reports
- * how it ended instead of failing.
- */
-export async function closePosition(
-  client: ExchangeClient,
-  input: ClosePositionInput,
-): Promise<ClosedPosition> {
-  const { symbol_pair: symbol, trade_stop_order_id: stopId } = input;
-  const closeId = closeOrderId(input);
-  await allOrFirstFailure([
-    client.setLeverage(symbol, input.trade_leverage),
-    client.setMarginTypeIsolated(symbol),
-    client.setOneWayMode(),
-  ]);
-  let order: OrderResult | undefined;
-  try {
-    order = await client.placeMarketOrder({
-      symbol,
-      side: opposite(input.trade_direction),
-      quantity: input.trade_quantity,
-      newClientOrderId: closeId,
-      reduceOnly: true,
-    });
-  } catch (error) {
-    if (!(error instanceof ExchangeError)) throw error;
-    if (error.code === REDUCE_ONLY_REJECTED) return closedBefore(client, input, closeId);
-    if (!error.outcomeUnknown) throw error;
-    // The answer was lost: the close counts only when the exchange shows the order filled.
-    order = await client.getOrder(symbol, closeId).catch(unlessExchangeError);
-    if (!order || !isPositive(order.executedQty)) throw error;
-  }
-  const stop_cancelled = stopId === null ? false : await cancelQuietly(client, symbol, stopId);
-  return { trade_status: input.trade_status, trade_close_price: positive(order.avgPrice), stop_cancelled };
-}
-
-/**
- * The position was gone when the close came (-2022): the exchange-side stop closed it (stop_loss at the
- * stop's fill price), or something else did (the requested status; the price of our own closing order when
- * an earlier attempt of this close filled, else unknown). A stop still waiting is cancelled.
- */
-async function closedBefore(
-  client: ExchangeClient,
-  input: ClosePositionInput,
-  closeId: string,
-): Promise<ClosedPosition> {
-  const { symbol_pair: symbol, trade_stop_order_id: stopId } = input;
-  const stop = stopId === null ? undefined : await client.getStopOrder(symbol, stopId);
-  if (stop && hasFired(stop)) {
-    return { trade_status: 'stop_loss', trade_close_price: stop.avgPrice, stop_cancelled: false };
-  }
-  const stop_cancelled =
-    stopId !== null && stop?.status === 'NEW' ? await cancelQuietly(client, symbol, stopId) : false;
-  const earlier = await client.getOrder(symbol, closeId).catch(unlessExchangeError);
-  const trade_close_price =
-    earlier && isPositive(earlier.executedQty) ? positive(earlier.avgPrice) : undefined;
-  return { trade_status: input.trade_status, trade_close_price, stop_cancelled };
-}
-
-/** The `sdc` id of the trade's signal, known from its market order's or its stop's id (clientOrderIds). */
-function closeOrderId(input: ClosePositionInput): string {
-  for (const [id, prefix] of [
-    [input.trade_order_id, 'sdo'],
-    [input.trade_stop_order_id, 'sds'],
-  ] as const) {
-    if (id?.startsWith(prefix)) return `sdc${id.slice(prefix.length)}`;
-  }
-  // A trade from before these ids: a fresh id, so a lost answer can still be looked up.
-  return `sdc${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
-}
-
-export interface PositionCheckInput {
-  trade_uuid: string;
-  symbol_pair: string;
-  trade_direction: SignalDirection;
-  trade_stop_order_id: string | null;
-  /** The market order's client id, to learn whether an unconfirmed open was filled. */
-  trade_order_id: string | null;
-}
-
-export type PositionCheck =
-  | { trade_uuid: string; state: 'open'; trade_open_price: string; trade_quantity: string }
-  | {
-      trade_uuid: string;
-      state: 'closed';
-      trade_status: ClosingTradeStatus;
-      trade_close_price: string | undefined;
-    }
-  /** The market order was never filled: nothing was opened. */
-  | { trade_uuid: string; state: 'never_opened' };
-
-/**
- * Reconciles open trades of one platform with the exchange's positions and orders. A trade the exchange closed
- * otherwise than by its stop has that stop cancelled when it is still waiting.
- */
-export async function checkPositions(
-  client: ExchangeClient,
-  trades: readonly PositionCheckInput[],
-): Promise<PositionCheck[]> {
-  const symbols = [...new Set(trades.map((trade) => trade.symbol_pair))];
-  const risks = new Map(
-    await Promise.all(symbols.map(async (symbol) => [symbol, await client.getPositionRisk(symbol)] as const)),
-  );
-  const checks: PositionCheck[] = [];
-  for (const trade of trades) checks.push(await checkPosition(client, trade, risks.get(trade.symbol_pair)));
-  return checks;
-}
-
-async function checkPosition(
-  client: ExchangeClient,
-  trade: PositionCheckInput,
-  risk: PositionRisk | undefined,
-): Promise<PositionCheck> {
-  const { trade_uuid, symbol_pair: symbol } = trade;
-  const amount = risk?.positionAmt ?? '0';
-  const sign = compareDecimals(amount, '0');
-  // A position on the trade's side is the trade's (one-way mode keeps one position per symbol).
-  if (risk && sign === (trade.trade_direction === 'BUY' ? 1 : -1)) {
-    const trade_quantity = sign < 0 ? subDecimals('0', amount) : amount;
-    return { trade_uuid, state: 'open', trade_open_price: risk.entryPrice, trade_quantity };
-  }
-  if (trade.trade_order_id !== null) {
-    const order = await client.getOrder(symbol, trade.trade_order_id);
-    if (!order || !isPositive(order.executedQty)) return { trade_uuid, state: 'never_opened' };
-  }
-  const stop =
-    trade.trade_stop_order_id === null
-      ? undefined
-      : await client.getStopOrder(symbol, trade.trade_stop_order_id);
-  if (stop && hasFired(stop)) {
-    return { trade_uuid, state: 'closed', trade_status: 'stop_loss', trade_close_price: stop.avgPrice };
-  }
-  // Closed by something else (by hand on the exchange): a stop still waiting protects nothing any more and,
-  // reduce-only on the trade's closing side, would act on a later position of the symbol. It is cancelled.
-  if (trade.trade_stop_order_id !== null && stop?.status === 'NEW') {
-    await cancelQuietly(client, symbol, trade.trade_stop_order_id);
-  }
-  return { trade_uuid, state: 'closed', trade_status: 'manual_close', trade_close_price: undefined };
-}
-
-// ------------------------------------------------------------------------------------------- helpers
-
-const opposite = (side: SignalDirection): OrderSide => (side === 'BUY' ? 'SELL' : 'BUY');
-
-/** A decimal string above zero ("0.00000" is "no fill"). */
-const isPositive = (value: string): boolean => compareDecimals(value, '0') > 0;
-const positive = (value: string): string | undefined => (isPositive(value) ? value : undefined);
-
-/** The stop fired (the position was closed by it, or is being closed). */
-const hasFired = (stop: StopOrderState): boolean =>
-  FIRED_STOP_STATUSES.includes(stop.status) || stop.avgPrice !== undefined;
-
-/** For .catch of a look-up that may fail: an exchange failure reads as "not known", anything else throws. */
-function unlessExchangeError(error: unknown): undefined {
-  if (error instanceof ExchangeError) return undefined;
-  throw error;
-}
-
-/** Cancels a stop; true when it was cancelled, false when it could not be (gone already, or no answer). */
-async function cancelQuietly(client: ExchangeClient, symbol: string, stopId: string): Promise<boolean> {
-  try {
-    await client.cancelStopOrder(symbol, stopId);
-    return true;
-  } catch (error) {
-    if (error instanceof ExchangeError) return false;
-    throw error;
-  }
 }

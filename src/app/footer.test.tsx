@@ -44,15 +44,17 @@ describe('footer trade badges (SPEC.md §1)', () => {
       }),
       makeTrade({
         trade_pnl_current: '0.2',
+        trade_pnl_net: '0.0051',
         trade_margin: '12.5',
         trade_treiling_stop_percent_current: '3.3',
       }),
     ]);
     renderAt('/trading');
     const pnl = screen.getByTestId('footer-current-pnl');
-    expect(pnl).toHaveTextContent('0.31 $');
+    // Net of commissions (issue 18): 0.105 (no commission known: gross) + 0.0051 = 0.1101; gross 0.305.
+    expect(pnl).toHaveTextContent('0.11 $');
     expect(pnl).toHaveClass('is-positive');
-    expect(pnl).toHaveAttribute('title', 'Total current PNL of the open trades, USDT');
+    expect(pnl.getAttribute('title')).toMatch(/net of their commissions.*gross: 0\.31 \$/);
     const loss = screen.getByTestId('footer-possible-loss');
     // 10 × −10 × 0.01 + 12.5 × 3.3 × 0.01 = −0.5875
     expect(loss).toHaveTextContent('-0.59 $');

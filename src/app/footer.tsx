@@ -21,16 +21,16 @@ function tone(value: string): string {
  */
 function TradeBadges() {
   const { t } = useTranslation();
-  const { current_pnl, possible_loss } = useSnapshot(tradesStore);
+  const { current_pnl, current_pnl_net, possible_loss } = useSnapshot(tradesStore);
   return (
     <div className="footer-badges">
       <span
-        className={`footer-badge numeric ${tone(current_pnl)}`}
-        title={t('footer.current_pnl_tooltip')}
+        className={`footer-badge numeric ${tone(current_pnl_net)}`}
+        title={t('footer.current_pnl_tooltip', { gross: formatFixed(current_pnl, PNL_DECIMALS) })}
         data-testid="footer-current-pnl"
       >
         <span className="footer-badge-label">{t('footer.current_pnl')}</span>
-        {formatFixed(current_pnl, PNL_DECIMALS)} $
+        {formatFixed(current_pnl_net, PNL_DECIMALS)} $
       </span>
       <span
         className={`footer-badge numeric ${tone(possible_loss)}`}

@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { SignalFeed, Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
+import { expectCockpitCells, expectNetRealized } from './cockpit-helpers';
 import { riskLimitCase } from './risk-limit-case';
 import {
   Decimal,
@@ -76,6 +77,9 @@ async function expectRecordedClose(trade: Trade, status: string, by: 'close_orde
   const expected = realizedPnl(trade, fill.price);
   expect(new Decimal(recorded.trade_pnl_current).eq(expected)).toBe(true);
   expect(fill.realizedPnl.eq(expected)).toBe(true);
+  // Issue 18: net of the commissions the exchange charged for the opening and the closing market order.
+  if (by === 'close_order')
+    await expectNetRealized(s.exchange, s.account, recorded, recorded.trade_pnl_current);
   s.closed.push({ trade: recorded, status, by });
   return recorded;
 }
@@ -156,6 +160,8 @@ test('a trade from a signal: entry and live PNL equal positionRisk; closed by ha
   expect(await row.getByTestId('trade-pnl').innerText()).toBe(fixed(exchangePnl, 2));
   expect(await row.getByTestId('trade-open-price').innerText()).toBe(fixed(risk.entryPrice, precision));
   expect(await row.getByTestId('trade-current-price').innerText()).toContain(fixed(up, precision));
+  // Issue 18, through the relay: Liq. $ and Net $ equal trade-core's figures for the exchange's fill.
+  await expectCockpitCells(exchange, account, row, trade, up);
   const live = (await openTrades(page)).find((item) => item.trade_uuid === trade.trade_uuid)!;
   expect(new Decimal(live.trade_pnl_current).eq(exchangePnl)).toBe(true);
 
@@ -616,8 +622,9 @@ test('/trade_history shows every trade with its badge and the exact realized PNL
   for (const { trade, status } of s.closed) {
     expect(history.find((item) => item.trade_uuid === trade.trade_uuid)?.trade_status).toBe(status);
   }
-  // The badge is the exact sum of the realized PNL the exchange booked for these closes.
-  const sum = Decimal.sum(...s.closed.map(({ trade }) => trade.trade_pnl_current));
+  // The badge is the exact sum of the realized PNL the exchange booked for these closes, net of the
+  // commissions (issue 18; a trade whose commissions are not known counts gross).
+  const sum = Decimal.sum(...s.closed.map(({ trade }) => trade.trade_pnl_net ?? trade.trade_pnl_current));
   const badge = page.getByTestId('realized-pnl');
   expect((await badge.innerText()).replace(/\s+/g, ' ')).toMatch(
     new RegExp(`^Realized PNL for this page ?${fixed(sum, 2).replace('.', '\\.')} \\$$`),

@@ -33,6 +33,7 @@ import {
   reportFailures,
   type TraderSession,
 } from './trading-helpers';
+import { expectCockpitCells, expectNetRealized } from './cockpit-helpers';
 
 const e2e = setupE2e();
 
@@ -66,6 +67,8 @@ async function expectRecordedClose(trade: Trade, status: string) {
   const expected = realizedPnl(trade, fill.price);
   expect(new Decimal(recorded!.trade_pnl_current).eq(expected)).toBe(true);
   expect(fill.realizedPnl.eq(expected)).toBe(true);
+  // Issue 18: net of the commissions the exchange charged for the opening and the closing fill.
+  await expectNetRealized(s.exchange, s.account, recorded!, recorded!.trade_pnl_current);
   s.closed.push(recorded!);
 }
 
@@ -105,6 +108,8 @@ test('the server opens a trade from a signal; PNL equals positionRisk; closed by
 
   const up = priceAtRoe({ ...trade, trade_direction: 'BUY' }, 2, precision);
   const row = await expectRowPnlAt(page, trade, up);
+  // Issue 18: Liq. $ and Net $ equal trade-core's figures for the exchange's fill, its bracket and its fee.
+  await expectCockpitCells(exchange, account, row, trade, up);
   expect(await row.getByTestId('trade-open-price').innerText()).toBe(fixed(risk.entryPrice, precision));
   const live = (await openTrades(page)).find((item) => item.trade_uuid === trade.trade_uuid)!;
   expect(
@@ -281,7 +286,13 @@ test('/trade_history lists the closed trades with their badges and the exact rea
     .getByTestId('history-status')
     .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-status')));
   expect(badges).toEqual(history.map((trade) => trade.trade_status));
-  const sum = Decimal.sum(...history.map((trade) => trade.trade_pnl_current));
+  // Net of the commissions the exchange charged (issue 18), every row and the badge.
+  const nets = await page.getByTestId('history-pnl-net').allInnerTexts();
+  history.forEach((trade, index) => {
+    expect(trade.trade_pnl_net).toEqual(expect.any(String));
+    expect(nets[index]).toContain(fixed(trade.trade_pnl_net!, 2));
+  });
+  const sum = Decimal.sum(...history.map((trade) => trade.trade_pnl_net!));
   expect((await page.getByTestId('realized-pnl').innerText()).replace(/\s+/g, ' ')).toContain(
     `${fixed(sum, 2)} $`,
   );

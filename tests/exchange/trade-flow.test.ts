@@ -343,6 +343,42 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     });
   });
 
+  it("reads the fills' commission and the maintenance bracket after the MARKET order, and the close's commission", async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const trader = newTrader(exchange);
+    const opened = await openPosition(trader.client, input(ETH));
+    // The paper exchange charges Binance's VIP 0 taker rate, 0.05 %, to 8 decimals.
+    const openNotional = mulDecimals(opened.trade_quantity, opened.trade_open_price);
+    const fee = (notional: string) => roundDecimal(mulDecimals(notional, '0.0005'), 8);
+    expect(compareDecimals(opened.trade_open_commission!, fee(openNotional))).toBe(0);
+    const { brackets } = await raw<{
+      brackets: { notionalCap: number; maintMarginRatio: number; cum: number }[];
+    }>(exchange, trader, 'GET', '/fapi/v1/leverageBracket', { symbol: 'ETHUSDT' });
+    const first = brackets[0]!;
+    expect(compareDecimals(openNotional, String(first.notionalCap))).toBe(-1);
+    expect(opened.trade_maint_margin_rate).toBe(String(first.maintMarginRatio));
+    expect(opened.trade_maint_amount).toBe(String(first.cum));
+    // Nothing was added before the MARKET order: the reads come after it.
+    const [market] = sent(trader, 'POST', '/fapi/v1/order', 'MARKET');
+    for (const path of ['/fapi/v1/userTrades', '/fapi/v1/leverageBracket']) {
+      const [read] = sent(trader, 'GET', path);
+      expect(read!.sentAt).toBeGreaterThan(market!.answeredAt!);
+    }
+
+    exchange.admin.setPrice('ETHUSDT', '3010');
+    const closed = await closePosition(trader.client, {
+      symbol_pair: 'ETHUSDT',
+      trade_direction: 'BUY',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 10,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_order_id: opened.trade_order_id,
+      trade_status: 'manual_close',
+    });
+    const closeNotional = mulDecimals(opened.trade_quantity, closed.trade_close_price!);
+    expect(compareDecimals(closed.trade_close_commission!, fee(closeNotional))).toBe(0);
+  });
+
   it('reports stop_loss at the stop fill when the exchange-side stop closed the position first', async () => {
     exchange.admin.setPrice('XRPUSDT', '2.5');
     const trader = newTrader(exchange);

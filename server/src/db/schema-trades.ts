@@ -65,6 +65,20 @@ export const trades = pgTable(
      */
     monitor_conditions: integer('monitor_conditions').notNull().default(0),
     trade_close_price: numeric('trade_close_price'),
+    // The cockpit (issue 18; contracts/trades.ts): null when the exchange did not tell, and for trades recorded
+    // before it.
+    /** Commission of the opening fill as the exchange reported it (USDT). */
+    trade_open_commission: numeric('trade_open_commission'),
+    /** Closing commission: the estimate at the last price while open (the monitor), as charged once closed. */
+    trade_close_commission: numeric('trade_close_commission'),
+    /** PNL and ROE net of both commissions, as trade_pnl_current and trade_roe_current. */
+    trade_pnl_net: numeric('trade_pnl_net'),
+    trade_roe_net: numeric('trade_roe_net'),
+    /** Maintenance margin rate and amount of the leverage bracket of the position's notional at the open. */
+    trade_maint_margin_rate: numeric('trade_maint_margin_rate'),
+    trade_maint_amount: numeric('trade_maint_amount'),
+    /** The isolated liquidation price, computed once from the columns above when the position is recorded. */
+    trade_liquidation_price: numeric('trade_liquidation_price'),
     trade_create_timestamp: timestamp('trade_create_timestamp', { withTimezone: true })
       .notNull()
       .defaultNow(),

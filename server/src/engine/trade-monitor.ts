@@ -20,7 +20,8 @@ import { trades } from '../db/schema-trades';
 import type { SocketHub } from '../services/socket-hub';
 import { LocalEventBus, type EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
-import type { TradePosition } from '../services/trade-math';
+import { tradeFees, type TradeFees, type TradePosition } from '../services/trade-math';
+import { netColumnsAt } from '../services/trade-costs';
 import type { LiveTrades, WatchableTrade } from '../services/live-trades';
 import { calculatedOf } from '../services/trades';
 import type { MarketFeed, MarkPriceTick } from './market-feed';
@@ -47,6 +48,8 @@ interface LiveTrade {
   symbol_uuid: string;
   symbol_pair: string;
   terms: TradeTerms;
+  /** The opening commission and the taker rate × quantity (issue 18); undefined when not known. */
+  fees: TradeFees | undefined;
   calc: TradeCalculated;
   bestRoe: string | null;
   conditions: number;
@@ -190,6 +193,7 @@ export class TradeMonitor implements LiveTrades {
         takeProfitPercent: row.trade_take_profit_percent,
         trailingPercent: row.trade_treiling_stop_percent,
       }),
+      fees: tradeFees(row.trade_open_commission, position),
       calc: calculatedOf(row),
       bestRoe: row.trade_best_roe,
       conditions: row.monitor_conditions,
@@ -336,6 +340,9 @@ export class TradeMonitor implements LiveTrades {
       trade_treiling_stop_percent_current: state.trade_treiling_stop_percent_current,
       trade_update_timestamp: new Date(this.clock()).toISOString(),
     };
+    // The closing commission at this price and the net figures (issue 18; the liquidation price is fixed).
+    if (trade.fees)
+      Object.assign(trade.calc, netColumnsAt(trade.fees, price, state.trade_pnl_current, trade.terms.margin));
     trade.bestRoe = state.trade_best_roe;
     trade.conditions = state.monitor_conditions;
     trade.dirty = true;
@@ -389,6 +396,9 @@ export class TradeMonitor implements LiveTrades {
         trade_pnl_current: calc.trade_pnl_current,
         trade_roe_current: calc.trade_roe_current,
         trade_treiling_stop_percent_current: calc.trade_treiling_stop_percent_current,
+        trade_close_commission: calc.trade_close_commission,
+        trade_pnl_net: calc.trade_pnl_net,
+        trade_roe_net: calc.trade_roe_net,
         trade_best_roe: trade.bestRoe,
         monitor_conditions: trade.conditions,
         trade_update_timestamp: new Date(calc.trade_update_timestamp),

@@ -18,6 +18,7 @@ export interface ClosingDesk {
     found: TradeWithSymbol,
     status: ClosingTradeStatus,
     closePrice: string,
+    closeCommission?: string,
   ): Promise<TradeRow | undefined>;
   notify(userUuid: string, tradeUuid: string, calculated: TradeCalculated): void;
   currentPriceOf(found: TradeWithSymbol): string;

@@ -9,9 +9,17 @@ import { HttpError } from '../http-error';
 import type { LiveTrades } from './live-trades';
 import { OpenTradesView } from './open-trades-view';
 import type { SocketHub } from './socket-hub';
-import { pnlAndRoe, priceDirection } from './trade-math';
+import {
+  closeCommissionAt,
+  netPnlAndRoe,
+  pnlAndRoe,
+  positionMargin,
+  priceDirection,
+  tradeFees,
+} from './trade-math';
 import { TradeReconciler } from './trade-reconciler';
 import { READY_PHASE, announceTradeWrite, calculatedOf, isListable, type TradeWithSymbol } from './trades';
+import { positionOf } from './trade-costs';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -90,26 +98,26 @@ export class TradeDesk {
   /**
    * Records a close at `closePrice`: realized PNL and ROE (trade-core), the status and close time; the monitor
    * forgets the trade and the owner gets trade_updated_response_from_core. Undefined when it was closed already.
+   * `closeCommission` is the closing fill's commission as the exchange reported it; unknown, it is the opening
+   * fill's taker rate × quantity × the close price (a MARKET close is charged that rate; issue 18). The realized
+   * PNL and ROE net of both commissions are stored beside the gross ones.
    */
   async recordClose(
     found: TradeWithSymbol,
     status: ClosingTradeStatus,
     closePrice: string,
+    closeCommission?: string,
   ): Promise<TradeRow | undefined> {
     const row = found.trade;
     const live = this.monitor.calculated(row.trade_uuid);
     const now = this.now();
-    const realized =
-      row.trade_open_price && row.trade_quantity
-        ? pnlAndRoe(
-            {
-              trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
-              trade_open_price: row.trade_open_price,
-              trade_quantity: row.trade_quantity,
-              trade_leverage: row.trade_leverage,
-            },
-            closePrice,
-          )
+    const position = positionOf(row);
+    const realized = position ? pnlAndRoe(position, closePrice) : undefined;
+    const fees = position ? tradeFees(row.trade_open_commission, position) : undefined;
+    const commission = closeCommission ?? (fees ? closeCommissionAt(fees, closePrice) : undefined);
+    const net =
+      position && realized && row.trade_open_commission !== null && commission !== undefined
+        ? netPnlAndRoe(realized.pnl, row.trade_open_commission, commission, positionMargin(position))
         : undefined;
     const [closed] = await this.options.db
       .update(trades)
@@ -123,6 +131,9 @@ export class TradeDesk {
           closePrice,
         ),
         ...(realized ? { trade_pnl_current: realized.pnl, trade_roe_current: realized.roe } : {}),
+        trade_close_commission: commission ?? null,
+        trade_pnl_net: net?.pnlNet ?? null,
+        trade_roe_net: net?.roeNet ?? null,
         trade_treiling_stop_percent_current:
           live?.trade_treiling_stop_percent_current ?? row.trade_treiling_stop_percent_current,
         trade_ui_status: null,

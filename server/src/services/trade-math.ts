@@ -7,7 +7,9 @@ import {
   compareDecimals,
   divDecimals,
   initialMargin,
+  liquidationPrice,
   mulDecimals,
+  notional,
   roePercent,
   roundDecimal,
   stopPrice,
@@ -97,3 +99,73 @@ export const expectedStopPrice = (
     leverage: p.trade_leverage,
     pricePrecision,
   });
+
+// ------------------------------------------------------------------------------ the cockpit (issue 18)
+// docs/decisions.md "The cockpit — fees and liquidation (issue 18)".
+
+/** Commissions are USDT amounts with 8 decimals, as the exchange charges them (paper-exchange/src/execution.ts). */
+export const COMMISSION_DECIMALS = 8;
+
+/**
+ * The taker rate of the opening fill: its commission ÷ its notional (quantity × entry), to 8 decimals. A MARKET
+ * order fills as taker; the exchange rounded the commission to 8 decimals, which this rounding undoes for any
+ * rate of up to 8 decimals on a notional of at least 1 USDT (Binance's minimum is 5).
+ */
+export function takerRateOf(openCommission: string, p: TradePosition): string {
+  return divDecimals(openCommission, notional(p.trade_quantity, p.trade_open_price), COMMISSION_DECIMALS);
+}
+
+/** What the closing commission and the net figures of a trade are made of; fixed for the trade's life. */
+export interface TradeFees {
+  /** The opening fill's commission (USDT). */
+  open: string;
+  /** takerRateOf × quantity: the closing commission is this × the price, rounded to 8 decimals. */
+  ratePerPrice: string;
+}
+
+/** The trade's fees, or undefined when its opening commission is unknown. */
+export function tradeFees(openCommission: string | null, p: TradePosition): TradeFees | undefined {
+  if (openCommission === null) return undefined;
+  return {
+    open: openCommission,
+    ratePerPrice: mulDecimals(takerRateOf(openCommission, p), p.trade_quantity),
+  };
+}
+
+/** The commission a closing fill at `price` would be charged: taker rate × quantity × price, 8 decimals. */
+export const closeCommissionAt = (fees: TradeFees, price: string): string =>
+  roundDecimal(mulDecimals(fees.ratePerPrice, price), COMMISSION_DECIMALS);
+
+/** PNL net of both commissions (USDT, exact) and its ROE on the position's margin (percent, 2 decimals). */
+export function netPnlAndRoe(
+  pnl: string,
+  openCommission: string,
+  closeCommission: string,
+  margin: string,
+): { pnlNet: string; roeNet: string } {
+  const pnlNet = subDecimals(pnl, addDecimals(openCommission, closeCommission));
+  return { pnlNet, roeNet: roundDecimal(roePercent(pnlNet, margin), PERCENT_DECIMALS) };
+}
+
+/**
+ * The isolated liquidation price of the trade's own position (binance-fapi.md §12, trade-core): its wallet is
+ * the margin the exchange assigned it (quantity × entry ÷ leverage, positionMargin), its maintenance rate and
+ * amount those of the bracket of its notional at the open; "0" when it cannot be liquidated (e.g. a long at 1×).
+ * Undefined without a bracket.
+ */
+export function liquidationOf(
+  p: TradePosition,
+  maint: { rate: string | null; amount: string | null },
+  pricePrecision: number,
+): string | undefined {
+  if (maint.rate === null || maint.amount === null) return undefined;
+  return liquidationPrice({
+    direction: p.trade_direction,
+    quantity: p.trade_quantity,
+    entryPrice: p.trade_open_price,
+    walletBalance: positionMargin(p),
+    maintMarginRate: maint.rate,
+    maintAmount: maint.amount,
+    pricePrecision,
+  });
+}

@@ -32,6 +32,7 @@ import {
   updateTrade,
   type TradeWithSymbol,
 } from './trades';
+import { positionAt, readCostColumns } from './trade-costs';
 
 /** An 'opening' row older than this belongs to an open that died (the exchange calls take far less). */
 export const STALE_OPENING_MS = 60_000;
@@ -222,7 +223,7 @@ export class TradeReconciler {
   /** Records one exchange check; true when the trade was repaired (its error or state resolved). */
   private async apply(
     found: TradeWithSymbol,
-    result: PositionCheck,
+    result: OwnCheck,
     client: ExchangeClient,
     how: Check,
   ): Promise<boolean> {
@@ -240,7 +241,9 @@ export class TradeReconciler {
     if (result.state === 'closed') {
       const price = result.trade_close_price ?? this.desk.monitor.currentPrice(found.symbol.symbol_pair);
       if (!price) return this.markPositionMissing(row);
-      return (await this.desk.recordClose(found, result.trade_status, price)) !== undefined;
+      // The fill's commission only with the fill's price: a close price guessed from the market is not its.
+      const commission = result.trade_close_price ? result.trade_close_commission : undefined;
+      return (await this.desk.recordClose(found, result.trade_status, price, commission)) !== undefined;
     }
     // The position is open on the exchange.
     const learnt = !row.trade_open_price || !row.trade_quantity;
@@ -276,10 +279,15 @@ export class TradeReconciler {
       trade_error = row.trade_stop_order_id ? null : TradeError.STOP_MISSING;
     }
     if (!learnt && !stop && trade_error === row.trade_error && row.trade_phase === READY_PHASE) return false;
+    // A position learnt only now gets what its open would have read after the MARKET order (issue 18).
+    const costs = learnt
+      ? await readCostColumns(client, found.symbol, positionAt(row, entry, quantity), result.orderId)
+      : {};
     const updated = await updateTrade(this.options.db, row.trade_uuid, {
       trade_phase: READY_PHASE,
       trade_error,
       ...(learnt ? { trade_open_price: entry, trade_quantity: quantity, trade_current_price: entry } : {}),
+      ...costs,
       ...(stop?.trade_stop_order_id
         ? { trade_stop_order_id: stop.trade_stop_order_id, trade_stop_price: stop.trade_stop_price }
         : {}),
@@ -347,15 +355,23 @@ async function ownFill(
   client: ExchangeClient,
   { trade, symbol }: TradeWithSymbol,
   result: PositionCheck,
-): Promise<PositionCheck> {
+): Promise<OwnCheck> {
   const unconfirmed = trade.trade_error === TradeError.OPEN_INCOMPLETE || trade.trade_phase === OPENING_PHASE;
   if (result.state !== 'open' || !unconfirmed || !trade.trade_order_id) return result;
   const order = await client.getOrder(symbol.symbol_pair, trade.trade_order_id);
   if (!order || compareDecimals(order.executedQty, '0') <= 0) {
     return { trade_uuid: trade.trade_uuid, state: 'never_opened' };
   }
-  return { ...result, trade_open_price: order.avgPrice, trade_quantity: order.executedQty };
+  return {
+    ...result,
+    trade_open_price: order.avgPrice,
+    trade_quantity: order.executedQty,
+    orderId: order.orderId,
+  };
 }
+
+/** A check, with the exchange's id of the trade's own market order when ownFill read it (its fills). */
+type OwnCheck = PositionCheck & { orderId?: number };
 
 /** The exchange client of a platform's server-mode token; undefined when the user has no such token. */
 async function openTokenOrSkip(

@@ -20,6 +20,7 @@ import { trades, type NewTradeRow, type TradeRow } from '../db/schema-trades';
 import { HttpError } from '../http-error';
 import { findPlatform, type PlatformRecord } from './platforms';
 import { expectedStopPrice, initialTrailingLevel } from './trade-math';
+import { openingCostColumns, type OpeningCostsInput } from './trade-costs';
 
 export type SymbolRow = typeof symbols.$inferSelect;
 export type SignalRow = typeof signals.$inferSelect;
@@ -58,10 +59,14 @@ export function calculatedOf(row: TradeRow): TradeCalculated {
     trade_status: row.trade_status as TradeStatusType,
     trade_ui_status: row.trade_ui_status as TradeUiStatus | null,
     trade_update_timestamp: row.trade_update_timestamp.toISOString(),
+    trade_liquidation_price: row.trade_liquidation_price,
+    trade_open_commission: row.trade_open_commission,
+    trade_close_commission: row.trade_close_commission,
+    trade_pnl_net: row.trade_pnl_net,
+    trade_roe_net: row.trade_roe_net,
   };
 }
 
-/** The wire trade of a listable row; `live` overlays the monitor's calculated fields. */
 export function toWireTrade(row: TradeRow, symbol: SymbolRow, live?: TradeCalculated): Trade {
   const openPrice = row.trade_open_price!;
   const quantity = row.trade_quantity!;
@@ -236,7 +241,8 @@ export interface NewTrade {
   position?: Pick<
     NewTradeRow,
     'trade_open_price' | 'trade_quantity' | 'trade_order_id' | 'trade_stop_order_id' | 'trade_stop_price'
-  >;
+  > &
+    OpeningCostsInput;
   /**
    * Server mode, before the exchange calls: the client id the market order will carry, so an open that dies
    * half-way can still be looked up on the exchange.
@@ -285,7 +291,25 @@ export async function insertTrade(db: Database, input: NewTrade): Promise<TradeR
         trade_take_profit_percent: settings.trade_take_profit_percent,
         trade_treiling_stop_percent: settings.trade_treiling_stop_percent,
         trade_order_id: input.opening_order_id ?? null,
-        ...position,
+        ...(position && {
+          trade_open_price: position.trade_open_price,
+          trade_quantity: position.trade_quantity,
+          trade_order_id: position.trade_order_id,
+          trade_stop_order_id: position.trade_stop_order_id,
+          trade_stop_price: position.trade_stop_price,
+          ...(position.trade_open_price && position.trade_quantity
+            ? openingCostColumns(
+                {
+                  trade_direction: origin.signal.direction === 'SELL' ? 'SELL' : 'BUY',
+                  trade_open_price: position.trade_open_price,
+                  trade_quantity: position.trade_quantity,
+                  trade_leverage: settings.trade_leverage,
+                },
+                position,
+                origin.symbol.symbol_price_precision,
+              )
+            : {}),
+        }),
         trade_error: position && !position.trade_stop_order_id ? TradeError.STOP_MISSING : null,
         trade_current_price: position?.trade_open_price ?? null,
         trade_treiling_stop_percent_current: initialTrailingLevel(settings.trade_stop_loss_percent),

@@ -115,14 +115,19 @@ describe('/trade_history (SPEC.md §2)', () => {
   test("'Realized PNL for this page' sums exactly, green above 0 and red otherwise, with a tooltip", async () => {
     vi.mocked(getTradesHistory).mockResolvedValue([
       makeTrade({ ...CLOSED, trade_pnl_current: '0.1' }),
-      makeTrade({ ...CLOSED, trade_pnl_current: '0.2' }),
+      makeTrade({ ...CLOSED, trade_pnl_current: '0.2', trade_pnl_net: '0.1', trade_roe_net: '1.03' }),
       makeTrade({ ...CLOSED, trade_pnl_current: '-0.295' }),
     ]);
     await renderPage();
     const badge = screen.getByTestId('realized-pnl');
-    expect(badge).toHaveTextContent('Realized PNL for this page0.01 $');
-    expect(badge).toHaveClass('is-positive');
-    expect(badge).toHaveAttribute('title', 'Sum of the PNL of the trades listed below, USDT');
+    // Net of the commissions charged (issue 18): 0.1 + 0.1 − 0.295 = −0.095; gross 0.005.
+    expect(badge).toHaveTextContent('Realized PNL for this page-0.10 $');
+    expect(badge).toHaveClass('is-negative');
+    expect(badge.getAttribute('title')).toMatch(/net of the commissions.*gross: 0\.01 \$/);
+    const nets = screen.getAllByTestId('history-pnl-net');
+    expect(nets[1]).toHaveTextContent('0.101.03 %');
+    expect(nets[1]).toHaveClass('is-positive');
+    expect(nets[0]).toHaveTextContent('—');
     vi.mocked(getTradesHistory).mockResolvedValue([]);
     await act(async () => fireEvent.click(screen.getByTestId('history-previous-day')));
     expect(screen.getByTestId('realized-pnl')).toHaveTextContent('0.00 $');

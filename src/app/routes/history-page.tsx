@@ -67,17 +67,43 @@ function DaySwitcher() {
 /** 'Realized PNL for this page': green above 0, red otherwise (SPEC.md §2). */
 function RealizedPnlBadge() {
   const { t } = useTranslation();
-  const { realized_pnl } = useSnapshot(historyStore);
-  const tone = compareDecimals(realized_pnl, 0) > 0 ? 'is-positive' : 'is-negative';
+  const { realized_pnl, realized_pnl_net } = useSnapshot(historyStore);
+  const tone = compareDecimals(realized_pnl_net, 0) > 0 ? 'is-positive' : 'is-negative';
   return (
     <span
       className={`realized-pnl numeric ${tone}`}
-      title={t('history.realized_pnl_tooltip')}
+      title={t('history.realized_pnl_tooltip', { gross: formatFixed(realized_pnl, PNL_DECIMALS) })}
       data-testid="realized-pnl"
     >
       <span className="realized-pnl-label">{t('history.realized_pnl')}</span>
-      {formatFixed(realized_pnl, PNL_DECIMALS)} $
+      {formatFixed(realized_pnl_net, PNL_DECIMALS)} $
     </span>
+  );
+}
+
+/** Realized PNL net of the commissions the exchange charged, and below it the net ROE (issue 18). */
+function HistoryNetCell({ pnl, roe }: { pnl: string | null | undefined; roe: string | null | undefined }) {
+  const { t } = useTranslation();
+  if (pnl === null || pnl === undefined) {
+    return (
+      <td className="is-numeric" data-testid="history-pnl-net">
+        —
+      </td>
+    );
+  }
+  return (
+    <td
+      className={`is-numeric ${signTone(pnl)}`}
+      title={t('history.net_tooltip')}
+      data-testid="history-pnl-net"
+    >
+      {formatFixed(pnl, PNL_DECIMALS)}
+      {roe === null || roe === undefined ? null : (
+        <span className="history-sub">
+          {t('trades.cost.roe', { percent: formatFixed(roe, PNL_DECIMALS) })}
+        </span>
+      )}
+    </td>
   );
 }
 
@@ -107,6 +133,7 @@ function HistoryRow({ trade }: { trade: Trade }) {
       <td className={`is-numeric ${signTone(trade.trade_roe_current)}`}>
         {formatFixed(trade.trade_roe_current, PNL_DECIMALS)}
       </td>
+      <HistoryNetCell pnl={trade.trade_pnl_net} roe={trade.trade_roe_net} />
       <td>{formatDateTime(trade.trade_create_timestamp)}</td>
       <td>
         {trade.trade_close_timestamp ? formatDateTime(trade.trade_close_timestamp) : '—'}
@@ -158,6 +185,9 @@ function HistoryTable() {
             </th>
             <th scope="col" className="is-numeric">
               {t('history.column.roe')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('history.column.net')}
             </th>
             <th scope="col">{t('history.column.start')}</th>
             <th scope="col">{t('history.column.finish')}</th>

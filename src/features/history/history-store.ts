@@ -18,6 +18,8 @@ interface HistoryState {
   trade_list: Trade[];
   /** Sum of trade_pnl_current over trade_list, USDT, exact. */
   realized_pnl: string;
+  /** The same net of the commissions the exchange charged (trade_pnl_net; gross where unknown), exact. */
+  realized_pnl_net: string;
   is_loading: boolean;
 }
 
@@ -35,7 +37,13 @@ export function shiftDayRange(range: DateRange, days: number): DateRange {
 }
 
 function initialState(): HistoryState {
-  return { date_range: dayRange(new Date()), trade_list: [], realized_pnl: '0', is_loading: false };
+  return {
+    date_range: dayRange(new Date()),
+    trade_list: [],
+    realized_pnl: '0',
+    realized_pnl_net: '0',
+    is_loading: false,
+  };
 }
 
 export const historyStore = proxy<HistoryState>(initialState());
@@ -54,6 +62,9 @@ export async function loadTradeHistory(): Promise<void> {
     if (generation !== readGeneration) return;
     historyStore.trade_list = trades;
     historyStore.realized_pnl = sumDecimals(trades.map((trade) => trade.trade_pnl_current));
+    historyStore.realized_pnl_net = sumDecimals(
+      trades.map((trade) => trade.trade_pnl_net ?? trade.trade_pnl_current),
+    );
   } catch (error) {
     console.error(error);
   } finally {

@@ -51,6 +51,9 @@ export async function reconcileClientTrades(
         trade_uuid: check.trade_uuid,
         trade_status: check.trade_status,
         ...(check.trade_close_price === undefined ? {} : { trade_close_price: check.trade_close_price }),
+        ...(check.trade_close_price === undefined || check.trade_close_commission === undefined
+          ? {}
+          : { trade_close_commission: check.trade_close_commission }),
       });
       removeTrade(check.trade_uuid);
       reported += 1;

@@ -121,6 +121,9 @@ async function closeInClientMode(trade: TradeCopy, status: ClosingTradeStatus): 
     trade_uuid: trade.trade_uuid,
     trade_status: closed.trade_status,
     ...(closed.trade_close_price === undefined ? {} : { trade_close_price: closed.trade_close_price }),
+    ...(closed.trade_close_price === undefined || closed.trade_close_commission === undefined
+      ? {}
+      : { trade_close_commission: closed.trade_close_commission }),
   });
   notifySuccess('notification.trade_closed');
   if (closed.stop_cancelled) notifySuccess('notification.stop_loss_cancelled');

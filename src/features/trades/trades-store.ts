@@ -22,6 +22,8 @@ interface TradesState {
   open_trade_count: number;
   /** Sum of trade_pnl_current over the open trades, USDT, exact. */
   current_pnl: string;
+  /** The same sum net of the trades' commissions (trade_pnl_net; a trade without it counts gross), exact. */
+  current_pnl_net: string;
   /** Sum of trade_margin × trade_treiling_stop_percent_current × 0.01 over the open trades, USDT, exact. */
   possible_loss: string;
   /** True once the open trades were read at least once. */
@@ -43,6 +45,7 @@ function initialState(): TradesState {
     trade_uuid_by_symbol_uuid_dict: {},
     open_trade_count: 0,
     current_pnl: '0',
+    current_pnl_net: '0',
     possible_loss: '0',
     is_loaded: false,
     is_loading: false,
@@ -65,11 +68,16 @@ export type OpenTradeInput = Pick<Trade, 'trade_uuid' | 'platform_uuid'> & {
 } & Partial<Omit<Trade, 'trade_uuid' | 'platform_uuid' | 'symbol'>>;
 
 type MoneyFields = Partial<
-  Pick<Trade, 'trade_pnl_current' | 'trade_margin' | 'trade_treiling_stop_percent_current'>
+  Pick<Trade, 'trade_pnl_current' | 'trade_pnl_net' | 'trade_margin' | 'trade_treiling_stop_percent_current'>
 >;
 
 function pnlOf(trade: MoneyFields): string {
   return trade.trade_pnl_current ?? '0';
+}
+
+/** PNL net of both commissions (issue 18); the gross PNL while the commissions are not known. */
+function pnlNetOf(trade: MoneyFields): string {
+  return trade.trade_pnl_net ?? pnlOf(trade);
 }
 
 /** SPEC.md §3: margin × trade_treiling_stop_percent_current × 0.01 (trade-core possibleLoss). */
@@ -81,6 +89,7 @@ function possibleLossOf(trade: MoneyFields): string {
 function recomputeTotals(): void {
   const trades: MoneyFields[] = Object.values(tradesStore.trade_by_uuid_dict);
   tradesStore.current_pnl = sumDecimals(trades.map(pnlOf));
+  tradesStore.current_pnl_net = sumDecimals(trades.map(pnlNetOf));
   tradesStore.possible_loss = sumDecimals(trades.map(possibleLossOf));
 }
 
@@ -150,9 +159,11 @@ export function removeTrade(tradeUuid: string): void {
   const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
   if (!trade) return;
   const pnl = pnlOf(trade);
+  const pnlNet = pnlNetOf(trade);
   const loss = possibleLossOf(trade);
   forgetTrade(tradeUuid);
   tradesStore.current_pnl = subDecimals(tradesStore.current_pnl, pnl);
+  tradesStore.current_pnl_net = subDecimals(tradesStore.current_pnl_net, pnlNet);
   tradesStore.possible_loss = subDecimals(tradesStore.possible_loss, loss);
 }
 
@@ -172,13 +183,21 @@ export function applyTradeCalculated(tradeUuid: string, calculated: TradeCalcula
     return TradeUpdateResult.REMOVED;
   }
   const pnlBefore = pnlOf(trade);
+  const pnlNetBefore = pnlNetOf(trade);
   const lossBefore = possibleLossOf(trade);
   const uiStatusBefore = trade.trade_ui_status;
   Object.assign(trade, calculated);
   const pnlAfter = pnlOf(trade);
+  const pnlNetAfter = pnlNetOf(trade);
   const lossAfter = possibleLossOf(trade);
   if (pnlAfter !== pnlBefore) {
     tradesStore.current_pnl = addDecimals(subDecimals(tradesStore.current_pnl, pnlBefore), pnlAfter);
+  }
+  if (pnlNetAfter !== pnlNetBefore) {
+    tradesStore.current_pnl_net = addDecimals(
+      subDecimals(tradesStore.current_pnl_net, pnlNetBefore),
+      pnlNetAfter,
+    );
   }
   if (lossAfter !== lossBefore) {
     tradesStore.possible_loss = addDecimals(subDecimals(tradesStore.possible_loss, lossBefore), lossAfter);

@@ -78,6 +78,57 @@ describe('POST /api/trade_client/create_trade/', () => {
     });
   });
 
+  it('records the commission and bracket the page read (issue 18): liquidation price, fees, net figures', async () => {
+    // BUY 0.002 at 97000, 10×: margin 19.4; the page read a 0.097 commission (0.05 %) and the 0.4 % bracket.
+    const trade = await createTrade({
+      trade_open_commission: '0.09700000',
+      trade_maint_margin_rate: '0.004',
+      trade_maint_amount: '0',
+    });
+    // (19.4 + 0 − 194) ÷ (0.002 × 0.004 − 0.002) = 87650.6024…, at the symbol's price precision.
+    expect(trade.trade_liquidation_price).toBe(
+      trade.symbol.symbol_price_precision === 1 ? '87650.6' : '87650.60',
+    );
+    expect(Number(trade.trade_open_commission)).toBe(0.097);
+    // At the entry: closing 0.0005 × 0.002 × 97000 = 0.097; net −0.194, −1.00 % of 19.4.
+    expect(Number(trade.trade_close_commission)).toBe(0.097);
+    expect(Number(trade.trade_pnl_net)).toBe(-0.194);
+    expect(trade.trade_roe_net).toBe('-1.00');
+    // The close with its fill's commission: 0.2 − 0.097 − 0.0971 = 0.0059; 0.0059 ÷ 19.4 × 100 = 0.0304… %.
+    const response = await call('POST', '/api/trade_client/close_trade/', {
+      trade_uuid: trade.trade_uuid,
+      trade_status: 'manual_close',
+      trade_close_price: '97100',
+      trade_close_commission: '0.0971',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const closed = response.json().result;
+    expect(Number(closed.trade_close_commission)).toBe(0.0971);
+    expect(Number(closed.trade_pnl_net)).toBe(0.0059);
+    expect(closed.trade_roe_net).toBe('0.03');
+    // Unknown costs leave the figures null; a negative commission or a rate of 1 or more is refused.
+    const plain = await createTrade();
+    expect(plain).toMatchObject({
+      trade_liquidation_price: null,
+      trade_open_commission: null,
+      trade_pnl_net: null,
+    });
+    const negative = await call(
+      'POST',
+      '/api/trade_client/create_trade/',
+      await clientBody({ trade_open_commission: '-0.1' }),
+    );
+    expect(negative.statusCode).toBe(400);
+    expect(negative.json().detail).toBe('trade_open_commission: Must not be below 0');
+    const rate = await call(
+      'POST',
+      '/api/trade_client/create_trade/',
+      await clientBody({ trade_maint_margin_rate: '1.5' }),
+    );
+    expect(rate.statusCode).toBe(400);
+    expect(rate.json().detail).toBe('trade_maint_margin_rate: Must be below 1');
+  });
+
   it('marks a trade without a stop order as stop_missing', async () => {
     const trade = await createTrade({ trade_stop_order_id: null });
     expect(trade.trade_error).toBe('stop_missing');

@@ -54,6 +54,9 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
           trade_order_id: body.trade_order_id,
           trade_stop_order_id: body.trade_stop_order_id,
           trade_stop_price: body.trade_stop_price,
+          trade_open_commission: body.trade_open_commission,
+          trade_maint_margin_rate: body.trade_maint_margin_rate,
+          trade_maint_amount: body.trade_maint_amount,
         },
         now: desk.now(),
       });
@@ -78,7 +81,7 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { trade_uuid, trade_status, trade_close_price } = request.body;
+      const { trade_uuid, trade_status, trade_close_price, trade_close_commission } = request.body;
       return desk.exclusively(trade_uuid, async () => {
         const found = await userTradeOr404(app.db, request.userUuid, trade_uuid);
         if (found.trade.trade_status !== 'open') throw new HttpError(409, TRADE_ALREADY_CLOSED);
@@ -92,6 +95,8 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
           found,
           trade_status,
           trade_close_price ?? desk.currentPriceOf(found),
+          // The fill's commission only with the fill's price (issue 18).
+          trade_close_price ? trade_close_commission : undefined,
         );
         if (!closed) throw new HttpError(409, TRADE_ALREADY_CLOSED);
         return { result: toWireTrade(closed, found.symbol) };

@@ -46,6 +46,7 @@ import {
   updateTrade,
   userTradeOr404,
 } from '../../services/trades';
+import { openingCostColumns } from '../../services/trade-costs';
 
 const responses = {
   400: errorBody,
@@ -151,6 +152,17 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
         trade_order_id: opened.trade_order_id,
         trade_stop_order_id: opened.trade_stop_order_id,
         trade_stop_price: opened.trade_stop_price,
+        // What the exchange told after the MARKET order: commission, maintenance bracket, liquidation (issue 18).
+        ...openingCostColumns(
+          {
+            trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
+            trade_open_price: opened.trade_open_price,
+            trade_quantity: opened.trade_quantity,
+            trade_leverage: row.trade_leverage,
+          },
+          opened,
+          origin.symbol.symbol_price_precision,
+        ),
         // Open without its exchange-side stop (placing it and closing again both failed): the SPA warns.
         trade_error: opened.trade_stop_order_id ? null : TradeError.STOP_MISSING,
       });
@@ -236,6 +248,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
           found,
           closed.trade_status,
           closed.trade_close_price ?? desk.currentPriceOf(found),
+          closed.trade_close_price ? closed.trade_close_commission : undefined,
         );
         if (!row) throw new HttpError(409, TRADE_ALREADY_CLOSED);
         return { result: toWireTrade(row, found.symbol) };

@@ -6,9 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
 import { TradeTokenMessage, tradeAnswer, tradeTrendAnswer } from '../../../../contracts';
 import { ExchangeClient } from '../../../../shared-core/exchange-client';
-import { clientOrderIds } from '../../../../shared-core/trade-flow';
+import { bracketOf, clientOrderIds } from '../../../../shared-core/trade-flow';
 import { trades } from '../../db/schema-trades';
-import { unrealizedPnl } from '../../../../shared-core/trade-core-node';
+import {
+  addDecimals,
+  compareDecimals,
+  initialMargin,
+  liquidationPrice,
+  mulDecimals,
+  roundDecimal,
+  subDecimals,
+  unrealizedPnl,
+} from '../../../../shared-core/trade-core-node';
 import { PAPER_PLATFORM_UUID } from '../../services/platforms';
 import {
   TEST_TRADE_SETTINGS,
@@ -197,6 +206,31 @@ describe('POST /api/trade_server/close_trade/', () => {
       }),
     );
     expect(await positionAmount()).toBe(0);
+
+    // Issue 18: both fills' commissions as the exchange charged them (0.05 % taker, 8 decimals), the net
+    // realized PNL, and the isolated liquidation price of the open (binance-fapi.md §12) with its bracket.
+    const fee = (price: string) =>
+      roundDecimal(mulDecimals(mulDecimals(closed.trade_quantity, price), '0.0005'), 8);
+    expect(compareDecimals(opened.trade_open_commission!, fee(opened.trade_open_price))).toBe(0);
+    expect(compareDecimals(closed.trade_close_commission!, fee(closed.trade_close_price!))).toBe(0);
+    const commissions = addDecimals(fee(opened.trade_open_price), fee(closed.trade_close_price!));
+    expect(compareDecimals(closed.trade_pnl_net!, subDecimals(closed.trade_pnl_current, commissions))).toBe(
+      0,
+    );
+    const notional = mulDecimals(opened.trade_quantity, opened.trade_open_price);
+    const bracket = bracketOf(await exchangeClient.getLeverageBrackets(BTC), notional)!;
+    expect(opened.trade_liquidation_price).toBe(
+      liquidationPrice({
+        direction: 'BUY',
+        quantity: opened.trade_quantity,
+        entryPrice: opened.trade_open_price,
+        walletBalance: initialMargin(opened.trade_quantity, opened.trade_open_price, 10),
+        maintMarginRate: bracket.maintMarginRatio,
+        maintAmount: bracket.cum,
+        pricePrecision: opened.symbol.symbol_price_precision,
+      }),
+    );
+    expect(compareDecimals(opened.trade_liquidation_price!, '0')).toBe(1);
 
     const again = await call('POST', '/api/trade_server/close_trade/', {
       trade_uuid: opened.trade_uuid,

@@ -24,7 +24,19 @@ export function clientTradeRecord(
     trade_order_id: opened.trade_order_id,
     trade_stop_order_id: opened.trade_stop_order_id,
     trade_stop_price: opened.trade_stop_price,
+    // Read after the MARKET order (issue 18), when the open read them; the server computes the liquidation
+    // price and the net figures.
+    ...definedOnly({
+      trade_open_commission: opened.trade_open_commission,
+      trade_maint_margin_rate: opened.trade_maint_margin_rate,
+      trade_maint_amount: opened.trade_maint_amount,
+    }),
   };
+}
+
+/** The entries whose value is not undefined. */
+function definedOnly<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /**

@@ -126,6 +126,11 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
         trade_pnl_current: '0.24682',
         trade_roe_current: '-1.005',
         trade_treiling_stop_percent_current: '-10',
+        trade_liquidation_price: '92520.1',
+        trade_open_commission: '0.09700000',
+        trade_close_commission: '0.09712345',
+        trade_pnl_net: '0.05269655',
+        trade_roe_net: '0.54',
       }),
     ]);
     renderAt();
@@ -136,8 +141,17 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     expect(within(row).getByTestId('trade-open-price')).toHaveTextContent('97000.0');
     expect(within(row).getByTestId('trade-current-price')).toHaveTextContent('97123.5');
     expect(within(row).getByRole('img', { name: 'Down' })).toBeInTheDocument();
-    expect(cells[3]).toHaveTextContent('12.50');
-    expect(cells[4]).toHaveTextContent('0.002');
+    // Liq. $ (issue 18): the price, and (97123.45 − 92520.1) ÷ 97123.45 × 100 = 4.7396… % away.
+    expect(within(row).getByTestId('trade-liq-price')).toHaveTextContent('92520.1');
+    expect(within(row).getByTestId('trade-liq-distance')).toHaveTextContent('4.74 % away');
+    expect(cells[4]).toHaveTextContent('12.50');
+    expect(cells[5]).toHaveTextContent('0.002');
+    // Net of both commissions beside the gross figures, and the fees: opening as charged, closing estimated.
+    expect(within(row).getByTestId('trade-pnl-net')).toHaveTextContent('0.05');
+    expect(within(row).getByTestId('trade-net')).toHaveClass('is-positive');
+    expect(within(row).getByTestId('trade-roe-net')).toHaveTextContent('0.54 %');
+    expect(within(row).getByTestId('trade-fee-open')).toHaveTextContent('0.0970');
+    expect(within(row).getByTestId('trade-fee-close')).toHaveTextContent('+0.0971 close');
     expect(within(row).getByTestId('trade-pnl')).toHaveTextContent('0.25');
     expect(within(row).getByTestId('trade-pnl')).toHaveClass('is-positive');
     // Half away from zero in exact decimals: −1.005 → −1.01 (binary floating point gives −1.00).

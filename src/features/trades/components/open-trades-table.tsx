@@ -12,6 +12,7 @@ import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { closeTrade } from '../trades-actions';
 import { tradesStore } from '../trades-store';
 import { TradeStatusButton } from './trade-status-button';
+import { FeeCell, LiquidationCell, NetPnlCell } from './trade-cost-cells';
 import { useDetailParam } from '../../../lib/use-detail-param';
 import { useOnScreen } from '../../../lib/use-on-screen';
 
@@ -40,7 +41,7 @@ interface TradeRowProps {
   measureRef?: (row: HTMLTableRowElement | null) => void;
 }
 
-/** The cells from 'Now' to 'SL': the numbers a price changes, and margin and quantity between them. */
+/** The cells from 'Now' to 'SL': the numbers a price changes, and margin, quantity and fees between them. */
 function TradeNumberCells({ trade }: { trade: Snapshot<Trade> }) {
   return (
     <>
@@ -50,6 +51,7 @@ function TradeNumberCells({ trade }: { trade: Snapshot<Trade> }) {
           {formatFixed(trade.trade_current_price, trade.symbol.symbol_price_precision)}
         </span>
       </td>
+      <LiquidationCell trade={trade} />
       <td className="is-numeric">{formatFixed(trade.trade_margin, MARGIN_DECIMALS)}</td>
       <td className="is-numeric">{trade.trade_quantity}</td>
       <td className={`is-numeric ${signTone(trade.trade_pnl_current)}`} data-testid="trade-pnl">
@@ -58,6 +60,8 @@ function TradeNumberCells({ trade }: { trade: Snapshot<Trade> }) {
       <td className={`is-numeric ${signTone(trade.trade_roe_current)}`} data-testid="trade-roe">
         {formatFixed(trade.trade_roe_current, PNL_DECIMALS)}
       </td>
+      <NetPnlCell trade={trade} />
+      <FeeCell trade={trade} />
       <td
         className={`is-numeric ${signTone(trade.trade_treiling_stop_percent_current)}`}
         data-testid="trade-sl"
@@ -251,7 +255,7 @@ function VirtualTradeRows({
   const spacer = (height: number, testId: string) =>
     height > 0 ? (
       <tr className="trades-spacer" aria-hidden="true" data-testid={testId} style={{ height }}>
-        <td colSpan={9} />
+        <td colSpan={12} />
       </tr>
     ) : null;
   return (
@@ -318,6 +322,9 @@ const TradesTable = memo(function TradesTable({ openDetail }: { openDetail: (tra
               {t('trades.column.now')}
             </th>
             <th scope="col" className="is-numeric">
+              {t('trades.column.liquidation')}
+            </th>
+            <th scope="col" className="is-numeric">
               {t('trades.column.margin')}
             </th>
             <th scope="col" className="is-numeric">
@@ -328,6 +335,12 @@ const TradesTable = memo(function TradesTable({ openDetail }: { openDetail: (tra
             </th>
             <th scope="col" className="is-numeric">
               {t('trades.column.roe')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.net')}
+            </th>
+            <th scope="col" className="is-numeric">
+              {t('trades.column.fees')}
             </th>
             <th scope="col" className="is-numeric">
               {t('trades.column.sl')}
