@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signalFeedAnswer } from '../../../../contracts';
 import { signals } from '../../db/schema-signals';
-import { createTestApp, insertTestSignal, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createTestApp, insertTestSignal, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

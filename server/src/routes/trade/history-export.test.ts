@@ -9,7 +9,7 @@ import {
   type Trade,
 } from '../../../../contracts';
 import { sumDecimals } from '../../../../shared-core/trade-core';
-import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from '../../services/testing';
+import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 import { exportRowOf } from './history-export';
 
 const DAY_ONE = Date.UTC(2026, 2, 14, 10, 0);

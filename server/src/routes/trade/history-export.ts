@@ -21,7 +21,7 @@ import {
 } from '../../../../contracts';
 import { sumDecimals } from '../../../../shared-core/trade-core';
 import { HttpError } from '../../http-error';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { listTradeHistory, toWireTrade } from '../../services/trades';
 
 /** Columns that hold text (never a number): the only ones a formula guard may change. */

@@ -15,7 +15,7 @@ import {
   insertTestSignal,
   signUpAndLogIn,
   type TestApp,
-} from '../../services/testing';
+} from '../../../test/test-app';
 
 const PIN = '24680';
 const BTC = 'BTCUSDT';

@@ -4,7 +4,7 @@
 // client-mode open (services/risk-limits.ts; docs/decisions.md "The cockpit").
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody, riskLimitStateAnswer } from '../../../../contracts';
-import { bearerSecurity } from '../../plugins/auth';
+import { bearerSecurity } from '../../services/access-token';
 import { riskLimitStateOf } from '../../services/risk-limits';
 
 export const riskLimitRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -29,9 +29,19 @@ describe('trade preferences', () => {
     expect(response.json()).toEqual({ result: DEFAULT_TRADE_PREFERENCES });
   });
 
-  it('saves and reads back the four values', async () => {
-    expect((await save(good)).json()).toEqual({ result: good });
-    expect((await read()).json()).toEqual({ result: good });
+  it('saves and reads back the four values; the risk limits it leaves out stay off (0)', async () => {
+    const stored = { ...good, trade_max_open_trades: 0, trade_daily_loss_limit: 0 };
+    expect((await save(good)).json()).toEqual({ result: stored });
+    expect((await read()).json()).toEqual({ result: stored });
+  });
+
+  it('saves the risk limits (issue 18), and a later save without them keeps them', async () => {
+    const limits = { trade_max_open_trades: 3, trade_daily_loss_limit: 50 };
+    expect((await save({ ...good, ...limits })).json()).toEqual({ result: { ...good, ...limits } });
+    expect((await save({ ...good, minimal_accuracy: 80 })).json()).toEqual({
+      result: { ...good, minimal_accuracy: 80, ...limits },
+    });
+    expect((await read()).json()).toEqual({ result: { ...good, minimal_accuracy: 80, ...limits } });
   });
 
   it('accepts minimal_accuracy on its 0.1 step despite floating point noise', async () => {
