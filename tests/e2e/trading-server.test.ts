@@ -109,6 +109,19 @@ async function expectChartOfTrade(page: Page, trade: Trade) {
   if (!(await page.getByTestId('sidebar').isVisible())) await page.getByTestId('hamburger').click();
   await page.getByTestId('theme-toggle').click();
   await expect.poll(theme).toBe(first);
+
+  // 'Trade Trend Data' draws the same lines and marker over the trade's candles.
+  await tradeRow(page, trade.trade_uuid).getByTestId('trade-detail').click();
+  const dialog = page.getByRole('dialog', { name: 'Trade Trend Data' });
+  const modalChart = dialog.getByTestId('candle-chart');
+  await modalChart.locator('canvas').first().waitFor({ timeout: 15_000 });
+  const modalLine = (id: string) => modalChart.locator(`[data-testid="chart-line"][data-line="${id}"]`);
+  expect(await modalLine('entry').getAttribute('data-price')).toBe(trade.trade_open_price);
+  expect(await modalLine('stop').getAttribute('data-price')).toBe(trade.trade_stop_price);
+  expect(await modalChart.locator('[data-testid="chart-marker"][data-marker="open"]').count()).toBe(1);
+  await screenshot(page, 'trading-chart-trade-modal');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
 }
 
 test('setup: sign up, Server side, PIN, a trade token kept by the server, auto close 2 s', async () => {
