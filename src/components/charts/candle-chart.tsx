@@ -10,6 +10,7 @@ import {
   createChart,
   createSeriesMarkers,
   LineStyle,
+  type AutoscaleInfo,
   type CandlestickData,
   type IChartApi,
   type IPriceLine,
@@ -36,6 +37,8 @@ export interface CandleLine {
   label: string;
   tone: CandleTone;
   dashed?: boolean;
+  /** False: the price scale does not stretch to it (a liquidation far away would flatten the candles). */
+  keepInView?: boolean;
 }
 
 /** A marker on the candle of a minute: a trade opened (below the bar) or closed (above it). */
@@ -164,12 +167,26 @@ export function CandleChart({
   useEffect(() => {
     const data = candles.map(bar);
     seriesRef.current?.setData(data);
+    chartRef.current?.timeScale().fitContent();
     lastBarRef.current = data.at(-1) ?? null;
   }, [candles, decimals]);
 
   useEffect(() => {
     const series = seriesRef.current;
     if (!series) return;
+    // The scale spans the candles and every line (a take-profit or a liquidation far from the price).
+    const prices = lines.filter((line) => line.keepInView !== false).map((line) => Number(line.price));
+    series.applyOptions({
+      autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
+        const info = original();
+        if (!info?.priceRange || prices.length === 0) return info;
+        const { minValue, maxValue } = info.priceRange;
+        return {
+          ...info,
+          priceRange: { minValue: Math.min(minValue, ...prices), maxValue: Math.max(maxValue, ...prices) },
+        };
+      },
+    });
     const drawn: IPriceLine[] = lines.map((line) =>
       series.createPriceLine({
         price: Number(line.price),

@@ -54,6 +54,7 @@ export function tradeLines(trade: Trade, t: Translate): CandleLine[] {
           price: trade.trade_liquidation_price,
           label: t('chart.liquidation'),
           tone: 'violet',
+          keepInView: false,
         }
       : undefined,
   ];
