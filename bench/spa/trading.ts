@@ -432,12 +432,16 @@ async function main() {
     // minute following the feed, and the focused trade's lines.
     const tradingChart = page.getByTestId('trading-chart').getByTestId('candle-chart');
     await tradingChart.locator('canvas').first().waitFor({ timeout: 60_000 });
+    // The page scrolled to the chart's top, so the chart and the 3rd row (whose details button is clicked,
+    // under the chart) are both on screen.
+    await page.getByTestId('trading-chart').evaluate((panel) => panel.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(500);
     const chartBox = await tradingChart.boundingBox();
     console.log(
       `trading chart: ${await page.getByTestId('trading-chart').getAttribute('data-symbol-pair')}, ` +
         `${await tradingChart.getAttribute('data-candle-count')} candles, ` +
         `${await tradingChart.getByTestId('chart-line').count()} lines, ` +
-        `on screen: ${chartBox !== null && chartBox.y + chartBox.height <= 900}`,
+        `on screen: ${chartBox ? Math.round(Math.min(900, chartBox.y + chartBox.height) - Math.max(0, chartBox.y)) : 0} px of its ${Math.round(chartBox?.height ?? 0)}`,
     );
     await page.waitForTimeout(3000);
 

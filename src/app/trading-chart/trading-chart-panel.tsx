@@ -13,6 +13,11 @@ const TradingChartBody = lazy(() =>
 
 const DEFAULT_PAIR = 'BTCUSDT';
 const NARROW_QUERY = '(max-width: 600px)';
+/**
+ * Room kept beside the canvas for the panel's padding and the lines' legend (two rows), so the panel keeps its
+ * height while another symbol's candles load or a symbol without an open trade has none: nothing below jumps.
+ */
+const LEGEND_ROOM_PX = 84;
 
 export function TradingChartPanel() {
   const { t } = useTranslation();
@@ -22,7 +27,7 @@ export function TradingChartPanel() {
     (focus.symbol_uuid ? symbol_dict[focus.symbol_uuid] : undefined) ??
     Object.values(symbol_dict).find((item) => item.symbol_pair === DEFAULT_PAIR) ??
     Object.values(symbol_dict)[0];
-  const height = typeof matchMedia === 'function' && matchMedia(NARROW_QUERY).matches ? 240 : 300;
+  const height = typeof matchMedia === 'function' && matchMedia(NARROW_QUERY).matches ? 240 : 260;
   return (
     <section
       className="panel trading-chart-panel"
@@ -35,7 +40,7 @@ export function TradingChartPanel() {
           {t('chart.title', { pair: symbol?.symbol_pair ?? '' })}
         </h2>
       </div>
-      <div className="panel-body" style={{ minHeight: height }}>
+      <div className="panel-body" style={{ minHeight: height + LEGEND_ROOM_PX }}>
         {symbol ? (
           <Suspense fallback={<Loader fill />}>
             <TradingChartBody

@@ -23,10 +23,13 @@ import {
 import { useEffect, useRef } from 'react';
 import type { CandlePoint } from '../../../contracts';
 import { formatFixed, formatGrouped } from '../../lib/format';
+import { useAfterPaint } from '../../lib/use-after-paint';
 import { useChartTheme, type ChartColours } from './use-chart-theme';
 import './charts.css';
 
 const MINUTE_MS = 60_000;
+/** How often live prices reach the canvas at most. */
+const LIVE_DRAW_MS = 500;
 
 export type CandleTone = 'accent' | 'green' | 'red' | 'muted' | 'orange' | 'violet';
 
@@ -109,6 +112,9 @@ export function CandleChart({
   subscribeLive,
 }: CandleChartProps) {
   const { colours } = useChartTheme();
+  // The chart is made after the first paint of what holds it (lib/use-after-paint.ts): the click that opened a
+  // modal is not held up by it.
+  const isPainted = useAfterPaint();
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<IChartApi | null>(null);
   const seriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
@@ -122,7 +128,7 @@ export function CandleChart({
   // The chart lives as long as the component; the effects below feed it.
   useEffect(() => {
     const container = containerRef.current;
-    if (!container) return;
+    if (!container || !isPainted) return;
     const chart = createChart(container, {
       autoSize: true,
       handleScale: { mouseWheel: false },
@@ -150,7 +156,7 @@ export function CandleChart({
       seriesRef.current = null;
       markersRef.current = null;
     };
-  }, [decimals]);
+  }, [decimals, isPainted]);
 
   useEffect(() => {
     chartRef.current?.applyOptions(themeOptions(colours));
@@ -162,14 +168,14 @@ export function CandleChart({
       wickUpColor: colours.green,
       wickDownColor: colours.red,
     });
-  }, [colours, decimals]);
+  }, [colours, decimals, isPainted]);
 
   useEffect(() => {
     const data = candles.map(bar);
     seriesRef.current?.setData(data);
     chartRef.current?.timeScale().fitContent();
     lastBarRef.current = data.at(-1) ?? null;
-  }, [candles, decimals]);
+  }, [candles, decimals, isPainted]);
 
   useEffect(() => {
     const series = seriesRef.current;
@@ -197,8 +203,11 @@ export function CandleChart({
         title: line.label,
       }),
     );
-    return () => drawn.forEach((line) => series.removePriceLine(line));
-  }, [lines, colours, decimals]);
+    // Once the chart is removed (it is, first, when the component goes) its lines go with it.
+    return () => {
+      if (seriesRef.current === series) drawn.forEach((line) => series.removePriceLine(line));
+    };
+  }, [lines, colours, decimals, isPainted]);
 
   useEffect(() => {
     const drawn: SeriesMarker<Time>[] = markers
@@ -211,13 +220,36 @@ export function CandleChart({
       }))
       .sort((a, b) => Number(a.time) - Number(b.time));
     markersRef.current?.setMarkers(drawn);
-  }, [markers, colours, decimals]);
+  }, [markers, colours, decimals, isPainted]);
 
   // The forming minute from the live prices: one bar updated in place (a new one when a minute begins), never
   // a re-render of the component.
   useEffect(() => {
     if (!subscribeLive) return;
-    return subscribeLive((price, timeMs) => {
+    // Prices are applied at most every LIVE_DRAW_MS (the last one of each interval, and the bar's high and low
+    // from all of them): each update repaints the canvas in the next frame.
+    let pending: { high: number; low: number; close: number; timeMs: number } | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const draw = () => {
+      timer = undefined;
+      const next = pending;
+      pending = undefined;
+      if (next) apply(next.close, next.timeMs, next.high, next.low);
+    };
+    const unsubscribe = subscribeLive((price, timeMs) => {
+      const sameMinute = pending && toSeconds(pending.timeMs) === toSeconds(timeMs);
+      if (pending && !sameMinute) draw();
+      pending =
+        pending && sameMinute
+          ? { high: Math.max(pending.high, price), low: Math.min(pending.low, price), close: price, timeMs }
+          : { high: price, low: price, close: price, timeMs };
+      timer ??= setTimeout(draw, LIVE_DRAW_MS);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+    function apply(price: number, timeMs: number, high: number, low: number) {
       const series = seriesRef.current;
       const last = lastBarRef.current;
       if (!series || !last) return;
@@ -225,18 +257,18 @@ export function CandleChart({
       if (time < Number(last.time)) return;
       const next: CandlestickData<Time> =
         time === Number(last.time)
-          ? { ...last, high: Math.max(last.high, price), low: Math.min(last.low, price), close: price }
+          ? { ...last, high: Math.max(last.high, high), low: Math.min(last.low, low), close: price }
           : {
               time,
               open: last.close,
-              high: Math.max(last.close, price),
-              low: Math.min(last.close, price),
+              high: Math.max(last.close, high),
+              low: Math.min(last.close, low),
               close: price,
             };
       lastBarRef.current = next;
       series.update(next);
-    });
-  }, [subscribeLive, candles, decimals]);
+    }
+  }, [subscribeLive, candles, decimals, isPainted]);
 
   return (
     <figure className="candle-chart" data-testid="candle-chart" data-candle-count={candles.length}>
