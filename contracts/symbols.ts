@@ -1,6 +1,7 @@
 // Symbols (SPEC.md §3, §7 GET /symbol/get_available_symbols_dict/), filled from the exchange's exchangeInfo.
 import { z } from 'zod';
 import { resultOf } from './common';
+import { candlePoint } from './signals';
 
 export const symbol = z
   .object({
@@ -22,3 +23,35 @@ export type SymbolInfo = z.infer<typeof symbol>;
 export const symbolDict = z.record(z.string(), symbol);
 export type SymbolDict = z.infer<typeof symbolDict>;
 export const getAvailableSymbolsDictAnswer = resultOf(z.object({ symbol_dict: symbolDict }));
+
+/** Path of GET /symbol/get_symbol_candles/{symbol_uuid}/. */
+export const symbolUuidParams = z.object({ symbol_uuid: z.uuid() });
+
+/** Most candles one read of a symbol's chart may ask for: the feed keeps a day of closed minutes. */
+export const SYMBOL_CANDLES_MAX = 1440;
+
+/** Query of GET /symbol/get_symbol_candles/{symbol_uuid}/: how many closed 1-minute candles (1 … 1440). */
+export const symbolCandlesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(SYMBOL_CANDLES_MAX).default(360),
+});
+export type SymbolCandlesQuery = z.infer<typeof symbolCandlesQuery>;
+
+/**
+ * GET /symbol/get_symbol_candles/{symbol_uuid}/ (not in SPEC.md §7; the trading chart, issue 18): the symbol's
+ * last `limit` closed 1-minute candles of the market feed, oldest first, then the minute still forming when
+ * the feed has seen it (is_forming). The chart then keeps the forming candle itself from
+ * symbol_price_base_from_core. Prices are numbers: a chart draws them (the figures of a trade stay strings).
+ */
+export const symbolCandles = z
+  .object({
+    symbol_uuid: z.uuid(),
+    symbol_pair: z.string(),
+    symbol_price_precision: z.number().int().min(0),
+    /** Open times in ms since the epoch, on the exchange's clock. */
+    candle_list: z.array(candlePoint),
+    /** True when the last candle is the minute still forming (its close is the latest price). */
+    is_forming: z.boolean(),
+  })
+  .meta({ id: 'SymbolCandles' });
+export type SymbolCandles = z.infer<typeof symbolCandles>;
+export const getSymbolCandlesAnswer = resultOf(symbolCandles);

@@ -24,6 +24,11 @@ export const symbolPriceBase = z
     symbol_pair: z.string(),
     current_price: z.number().positive(),
     trend_moment: trendMoment,
+    /**
+     * The exchange's time of this mark price, ms since the epoch (its event time). Optional: a chart puts the
+     * price into the minute of the exchange's candles by it, whatever the browser's clock says.
+     */
+    price_time: z.number().int().optional(),
   })
   .meta({ id: 'SymbolPriceBase' });
 export type SymbolPriceBase = z.infer<typeof symbolPriceBase>;

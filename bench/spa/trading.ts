@@ -15,6 +15,7 @@
 // 8 symbols at their current mark prices. The trader signs up in the page and has minimal_accuracy 100, so no
 // signal card shows.
 //
+// The page's candlestick chart (issue 18) is on screen throughout, following the feed.
 // On the loaded /trading page (1440 × 900), DURATION_S clicks, one a second, alternately opening a trade's
 // 'Trade Trend Data' modal (the 3rd row's details button) and closing it (the modal's Close button); a click
 // waits for the previous one's effect, so when the modal is slow the window grows past DURATION_S. Measured:
@@ -25,8 +26,8 @@
 // - each click's latency from Event Timing (durationThreshold 16; the longest entry of its interactionId: the
 //   time to the next paint, what INP measures); a click with no entry took under 16 ms and counts as 16 ms;
 // - each click's visible effect: the time from the click's event to the modal mounted (opening) or switched
-//   to its closing state (closing), and from an opening click to the modal's chart drawn (it is rendered as a
-//   transition after the modal's first paint: lib/use-after-paint.ts), from a MutationObserver;
+//   to its closing state (closing), and from an opening click to the modal's candlestick chart in the DOM (its
+//   canvas), from a MutationObserver;
 // - the price frames the page received (Playwright's passive websocket events).
 // Where the main thread's time goes is printed from the Long Animation Frames API (script attribution: source
 // URL, function, character position in the bundle). With --profile the SPA is built with source maps, the V8
@@ -228,7 +229,7 @@ function observe(): void {
     const now = overlay === null ? 'gone' : overlay.classList.contains('is-closing') ? 'closing' : 'shown';
     if (now !== phase) bench.modal.push({ phase: now, at: performance.now() });
     phase = now;
-    const hasChart = overlay?.querySelector('[data-testid="price-chart"]') != null;
+    const hasChart = overlay?.querySelector('[data-testid="candle-chart"] canvas') != null;
     if (hasChart && !hadChart) bench.charts.push(performance.now());
     hadChart = hasChart;
   }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
@@ -427,6 +428,21 @@ async function main() {
       await page.waitForTimeout(250);
     }
     console.log(`trade rows in the page: ${await page.getByTestId('trade-row').count()} of ${OPEN_TRADES}`);
+    // The candlestick chart of /trading (issue 18) on screen through the window: its candles drawn, its forming
+    // minute following the feed, and the focused trade's lines.
+    const tradingChart = page.getByTestId('trading-chart').getByTestId('candle-chart');
+    await tradingChart.locator('canvas').first().waitFor({ timeout: 60_000 });
+    // The page scrolled to the chart's top, so the chart and the 3rd row (whose details button is clicked,
+    // under the chart) are both on screen.
+    await page.getByTestId('trading-chart').evaluate((panel) => panel.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(500);
+    const chartBox = await tradingChart.boundingBox();
+    console.log(
+      `trading chart: ${await page.getByTestId('trading-chart').getAttribute('data-symbol-pair')}, ` +
+        `${await tradingChart.getAttribute('data-candle-count')} candles, ` +
+        `${await tradingChart.getByTestId('chart-line').count()} lines, ` +
+        `on screen: ${chartBox ? Math.round(Math.min(900, chartBox.y + chartBox.height) - Math.max(0, chartBox.y)) : 0} px of its ${Math.round(chartBox?.height ?? 0)}`,
+    );
     await page.waitForTimeout(3000);
 
     // The details button of the 3rd row stays where it is; the modal's Close button is found before each close

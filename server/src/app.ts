@@ -199,7 +199,7 @@ export async function buildApp(deps: AppDeps) {
       await api.register(userRoutes, { prefix: '/user' });
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(platformRoutes, { prefix: '/platform' });
-      await api.register(symbolRoutes, { prefix: '/symbol' });
+      await api.register(symbolRoutes, { prefix: '/symbol', feed: deps.feed });
       await api.register(platformPreferencesRoutes, { prefix: '/platform_preferences' });
       await api.register(tradePreferencesRoutes, { prefix: '/trade_preferences' });
       await api.register(tradeTokenRoutes, { prefix: '/trade_token' });

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
 import { riskLimitCase } from './risk-limit-case';
@@ -72,6 +73,63 @@ async function expectRecordedClose(trade: Trade, status: string) {
   s.closed.push(recorded!);
 }
 
+/**
+ * The trading chart (issue 18) once the trade's row is hovered: its symbol's candles, the entry and the
+ * exchange's stop as lines at the trade's exact prices, a marker where it opened; in the light and the dark
+ * theme and at 375 px, where the page does not scroll sideways.
+ */
+async function expectChartOfTrade(page: Page, trade: Trade) {
+  await tradeRow(page, trade.trade_uuid).hover();
+  const chart = page.getByTestId('trading-chart');
+  await expect.poll(() => chart.getAttribute('data-symbol-pair')).toBe(trade.symbol.symbol_pair);
+  const drawn = chart.getByTestId('candle-chart');
+  const expectDrawn = async (name: string) => {
+    await expect
+      .poll(async () => Number(await drawn.getAttribute('data-candle-count')), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    expect(await drawn.locator('canvas').count()).toBeGreaterThan(0);
+    const line = (id: string) => chart.locator(`[data-testid="chart-line"][data-line="${id}"]`);
+    expect(await line('entry').getAttribute('data-price')).toBe(trade.trade_open_price);
+    expect(await line('stop').getAttribute('data-price')).toBe(trade.trade_stop_price);
+    await expect.poll(() => line('take_profit').count()).toBe(1);
+    const opened = chart.locator('[data-testid="chart-marker"][data-marker="open"]');
+    expect(await opened.count()).toBe(1);
+    expect(Number(await opened.getAttribute('data-time'))).toBe(Date.parse(trade.trade_create_timestamp));
+    await chart.scrollIntoViewIfNeeded();
+    await screenshot(page, `trading-chart-${name}`);
+  };
+  const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+  const first = await theme();
+  await expectDrawn(first ?? 'theme');
+  await page.getByTestId('theme-toggle').click();
+  await expect.poll(theme).not.toBe(first);
+  await expectDrawn((await theme()) ?? 'other-theme');
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  // The sidebar is an overlay there: closed for the picture.
+  if (await page.getByTestId('sidebar').isVisible()) await page.getByTestId('hamburger').click();
+  await expectDrawn('375');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect((await drawn.boundingBox())!.width).toBeLessThanOrEqual(375);
+  if (viewport) await page.setViewportSize(viewport);
+  if (!(await page.getByTestId('sidebar').isVisible())) await page.getByTestId('hamburger').click();
+  await page.getByTestId('theme-toggle').click();
+  await expect.poll(theme).toBe(first);
+
+  // 'Trade Trend Data' draws the same lines and marker over the trade's candles.
+  await tradeRow(page, trade.trade_uuid).getByTestId('trade-detail').click();
+  const dialog = page.getByRole('dialog', { name: 'Trade Trend Data' });
+  const modalChart = dialog.getByTestId('candle-chart');
+  await modalChart.locator('canvas').first().waitFor({ timeout: 15_000 });
+  const modalLine = (id: string) => modalChart.locator(`[data-testid="chart-line"][data-line="${id}"]`);
+  expect(await modalLine('entry').getAttribute('data-price')).toBe(trade.trade_open_price);
+  expect(await modalLine('stop').getAttribute('data-price')).toBe(trade.trade_stop_price);
+  expect(await modalChart.locator('[data-testid="chart-marker"][data-marker="open"]').count()).toBe(1);
+  await screenshot(page, 'trading-chart-trade-modal');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+}
+
 test('setup: sign up, Server side, PIN, a trade token kept by the server, auto close 2 s', async () => {
   const session = await openTraderSession(e2e.app, e2e.browser, {
     name: 'server-trader',
@@ -93,7 +151,7 @@ test('setup: sign up, Server side, PIN, a trade token kept by the server, auto c
   await page.getByTestId('signals-panel').waitFor();
 });
 
-test('the server opens a trade from a signal; PNL equals positionRisk; closed by hand, flat, stop gone', async () => {
+test('the server opens a trade from a signal; PNL equals positionRisk; the chart draws it; closed by hand, flat', async () => {
   const { page, exchange, account } = s;
   const signal = s.signals[0]!;
   const pair = signal.symbol.symbol_pair;
@@ -115,6 +173,8 @@ test('the server opens a trade from a signal; PNL equals positionRisk; closed by
   expect(
     new Decimal(live.trade_pnl_current).eq((await exchange.positionRisk(account, pair)).unRealizedProfit),
   ).toBe(true);
+
+  await expectChartOfTrade(page, live);
 
   await dismissNotifications(page);
   await row.getByTestId('trade-close').click();

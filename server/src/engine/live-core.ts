@@ -106,6 +106,7 @@ export async function startPriceRelay({
             symbol_pair: symbol.symbol_pair,
             current_price: Number(tick.price),
             trend_moment: trend,
+            price_time: Math.trunc(tick.time),
           },
           trend_moment: trend,
           sent_at: performance.timeOrigin + performance.now(),

@@ -1,7 +1,8 @@
 // Market feed: one combined stream (binance-fapi.md §10) with the mark price (1 s) and the 1-minute klines of
 // every followed symbol. It keeps the latest mark per symbol and the closed candles (market-analytics.ts,
 // which computes trend_moment), seeds the candles from REST klines at start, fills a gap left by a lost
-// connection from REST before the next closed candle, and reconnects with capped exponential backoff.
+// connection from REST before the next closed candle, and reconnects with capped exponential backoff. It also
+// keeps the minute still forming (the stream's unclosed klines) for the trading chart's first read.
 // Events: 'tick' for each mark price, 'candle' for each closed candle (live = false for REST candles).
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
@@ -61,6 +62,8 @@ export async function followedSymbols(exchangeUrl: string, log: Log): Promise<st
 export class MarketFeed extends EventEmitter<FeedEvents> {
   readonly analytics = new MarketAnalytics();
   private readonly latest = new Map<string, MarkPriceTick>();
+  /** Per symbol, the latest unclosed kline of the stream (the minute still forming). */
+  private readonly formingCandles = new Map<string, Candle>();
   /** Per symbol, the chain that orders gap filling before the candle that revealed the gap. */
   private readonly chains = new Map<string, Promise<void>>();
   private socket: WebSocket | undefined;
@@ -99,6 +102,13 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
 
   price(symbol: string): MarkPriceTick | undefined {
     return this.latest.get(symbol);
+  }
+
+  /** The minute still forming as the stream last reported it, once it is newer than the last closed one. */
+  forming(symbol: string): Candle | undefined {
+    const candle = this.formingCandles.get(symbol);
+    const lastClosed = this.analytics.lastOpenTime(symbol);
+    return candle && (lastClosed === undefined || candle.openTime > lastClosed) ? candle : undefined;
   }
 
   /** Closed candles with fromTime <= openTime < toTime: from memory when it reaches back, else from REST. */
@@ -213,7 +223,7 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
     if (!data?.s || !this.symbols.includes(data.s)) return;
     if (data.e === 'markPriceUpdate' && data.p) {
       this.recordTick({ symbol: data.s, price: data.p, time: data.E ?? Date.now() });
-    } else if (data.e === 'kline' && data.k?.x === true) {
+    } else if (data.e === 'kline' && data.k) {
       let candle: Candle;
       try {
         candle = candleFromStreamKline(data.k);
@@ -221,7 +231,8 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
         this.log.warn({ err: error }, 'market feed: malformed kline');
         return;
       }
-      this.enqueue(data.s, () => this.onClosedCandle(data.s as string, candle));
+      if (data.k.x === true) this.enqueue(data.s, () => this.onClosedCandle(data.s as string, candle));
+      else this.formingCandles.set(data.s, candle);
     }
   }
 

@@ -7,6 +7,8 @@ import { countOpenTrades, loadOpenTrades, tradesStore } from '../../features/tra
 import { OpenTradesTable } from '../../features/trades/components/open-trades-table';
 import { TradeTrendModal } from '../../features/trades/components/trade-trend-modal';
 import '../../features/trades/components/trades.css';
+import { chartFocusHandlers } from '../trading-chart/chart-focus';
+import { TradingChartPanel } from '../trading-chart/trading-chart-panel';
 
 function OpenTradesCount() {
   const trades = useSnapshot(tradesStore);
@@ -17,16 +19,20 @@ function OpenTradesCount() {
   );
 }
 
-/** /trading (SPEC.md §2): the signal cards, then the open-trades table; ?trade_detail_uuid opens its modal. */
+/**
+ * /trading (SPEC.md §2): the signal cards, the chart of the symbol last hovered or clicked (issue 18), then the
+ * open-trades table; ?trade_detail_uuid opens its modal.
+ */
 export function TradingPage() {
   const { t } = useTranslation();
   useEffect(() => {
     void loadOpenTrades();
   }, []);
   return (
-    <div className="page">
+    <div className="page" {...chartFocusHandlers}>
       <h1 className="page-title">{t('nav.trading')}</h1>
       <SignalsPanel onTrade={openTradeFromSignal} />
+      <TradingChartPanel />
       <section className="panel open-trades-panel" aria-labelledby="open-trades-title">
         <div className="panel-header">
           <h2 id="open-trades-title" className="panel-title">

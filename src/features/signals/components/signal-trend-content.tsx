@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { SignalDirection, SignalOutcome, type SignalRecord } from '../../../../contracts';
-import { PriceChart, type PriceMarker } from '../../../components/charts/price-chart';
+import { CandleChart, type CandleLine, type CandleMarker } from '../../../components/charts/candle-chart';
 import { Chip, DirectionIcon, Loader, Palette, trendLabel, trendPalette } from '../../../components/ui';
 import { PERCENT_DECIMALS } from '../../../config/constants';
 import { formatFixed, formatFractionAsPercent } from '../../../lib/format';
@@ -50,35 +50,27 @@ export function SignalTrendContent({ signalUuid }: { signalUuid: string }) {
     card?.symbol.symbol_price_precision ??
     Math.max(2, (String(record.signal_price_enter).split('.')[1] ?? '').length);
   const isBuy = record.signal_direction_created === SignalDirection.BUY;
-  // The target is above the entry for a BUY and below it for a SELL; labels go on the outer side of each line.
-  const markers: PriceMarker[] = [
+  // The chart's lines: target, entry and stop (numbers on the wire; their text is the figure drawn).
+  const lines: CandleLine[] = [
     {
-      value: trend.price_target,
+      id: 'target',
+      price: String(trend.price_target),
       label: t('signal.target'),
       tone: 'green',
-      labelPosition: isBuy ? 'top-right' : 'bottom-right',
+      dashed: true,
     },
+    { id: 'entry', price: String(record.signal_price_enter), label: t('signal.entry_price'), tone: 'accent' },
+    { id: 'stop', price: String(trend.price_stop), label: t('signal.stop'), tone: 'red', dashed: true },
+  ];
+  const markers: CandleMarker[] = [
     {
-      value: record.signal_price_enter,
-      label: t('signal.entry_price'),
-      tone: 'accent',
-      labelPosition: 'top-left',
-    },
-    {
-      value: trend.price_stop,
-      label: t('signal.stop'),
-      tone: 'red',
-      labelPosition: isBuy ? 'bottom-right' : 'top-right',
-    },
-    {
-      axis: 'x',
-      value: Date.parse(record.signal_created_at),
+      id: 'made',
+      time: Date.parse(record.signal_created_at),
+      kind: 'open',
       label: t('signal.made_marker'),
-      tone: 'muted',
-      labelPosition: 'top-left',
+      tone: isBuy ? 'green' : 'red',
     },
   ];
-  const points = trend.trend_data_list.map((candle) => ({ x: candle.time, y: candle.close }));
   return (
     <div className="signal-trend" data-testid="signal-trend-content">
       <dl className="stat-grid">
@@ -138,13 +130,13 @@ export function SignalTrendContent({ signalUuid }: { signalUuid: string }) {
       </p>
       <section className="chart-section">
         <h3 className="section-heading">{t('signal.chart_title', { pair: trend.symbol_pair })}</h3>
-        {points.length > 1 ? (
-          <PriceChart
-            points={points}
-            decimals={decimals}
+        {trend.trend_data_list.length > 0 ? (
+          <CandleChart
+            candles={trend.trend_data_list}
+            lines={lines}
             markers={markers}
+            decimals={decimals}
             label={t('signal.chart_title', { pair: trend.symbol_pair })}
-            seriesLabel={trend.symbol_pair}
             formatTime={formatTimeOfDay}
             height={300}
           />

@@ -13,10 +13,21 @@ import { SignalTrendModal } from './signal-trend-modal';
 
 vi.mock('../api/get-signal-trend-by-uuid', () => ({ getSignalTrendByUuid: vi.fn() }));
 vi.mock('../api/get-signal-history-by-uuid', () => ({ getSignalHistoryByUuid: vi.fn() }));
-vi.mock('../../../components/charts/price-chart', () => ({
-  PriceChart: ({ points, markers }: { points: unknown[]; markers: { label: string }[] }) => (
-    <div data-testid="price-chart">
-      {points.length} points; {markers.map((marker) => marker.label).join(', ')}
+// lightweight-charts draws on a canvas, which jsdom has not: the chart shows what it was given (the browser
+// tests draw the real one).
+vi.mock('../../../components/charts/candle-chart', () => ({
+  CandleChart: ({
+    candles,
+    lines,
+    markers,
+  }: {
+    candles: unknown[];
+    lines: { label: string; price: string }[];
+    markers: { label: string }[];
+  }) => (
+    <div data-testid="candle-chart">
+      {candles.length} candles; {lines.map((line) => `${line.label} ${line.price}`).join(', ')};{' '}
+      {markers.map((marker) => marker.label).join(', ')}
     </div>
   ),
 }));
@@ -122,8 +133,8 @@ describe("'Signal Trend Data' modal", () => {
     expect(dialog).toHaveTextContent('5 hits of 8 resolved');
     // No tag name: the neuron chip shows the first segment of its uuid.
     expect(dialog).toHaveTextContent('a1b2c3d4');
-    expect(screen.getByTestId('price-chart')).toHaveTextContent(
-      '2 points; Target, Entry price, Stop, Signal',
+    expect(screen.getByTestId('candle-chart')).toHaveTextContent(
+      `2 candles; Target 96709.5, Entry price ${RECORD.signal_price_enter}, Stop 97291.5; Signal`,
     );
     expect(screen.getByTestId('signal-history')).toHaveTextContent('HIT');
     expect(screen.getByTestId('signal-history')).toHaveTextContent('MISS');

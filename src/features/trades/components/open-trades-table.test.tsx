@@ -28,10 +28,21 @@ vi.mock('../../../lib/format', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../../lib/format')>();
   return { ...original, formatFixed: vi.fn(original.formatFixed) };
 });
-vi.mock('../../../components/charts/price-chart', () => ({
-  PriceChart: ({ points, markers }: { points: unknown[]; markers: { label: string }[] }) => (
-    <div data-testid="price-chart">
-      {points.length} points; {markers.map((marker) => marker.label).join(', ')}
+// lightweight-charts draws on a canvas, which jsdom has not: the chart shows what it was given (the browser
+// tests draw the real one).
+vi.mock('../../../components/charts/candle-chart', () => ({
+  CandleChart: ({
+    candles,
+    lines,
+    markers,
+  }: {
+    candles: unknown[];
+    lines: { label: string; price: string }[];
+    markers: { label: string }[];
+  }) => (
+    <div data-testid="candle-chart">
+      {candles.length} candles; {lines.map((line) => `${line.label} ${line.price}`).join(', ')};{' '}
+      {markers.map((marker) => marker.label).join(', ')}
     </div>
   ),
 }));
@@ -269,8 +280,8 @@ describe("'Trade Trend Data' modal", () => {
     expect(await within(dialog).findByTestId('trade-trend-content')).toBeInTheDocument();
     expect(getTradeTrendByUuid).toHaveBeenCalledWith(trade.trade_uuid);
     expect(dialog).toHaveTextContent('BTCUSDT');
-    expect(screen.getByTestId('price-chart')).toHaveTextContent(
-      '2 points; Take profit, Open price, Trailing stop, Stop loss, Opened',
+    expect(screen.getByTestId('candle-chart')).toHaveTextContent(
+      '2 candles; Entry 97000.0, Stop 96515.0, Take profit 97485.0, Trailing stop 96515.0; Opened BUY',
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/trading?tab=1');

@@ -1,18 +1,19 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { SignalDirection } from '../../../../contracts';
-import { PriceChart, type PriceMarker } from '../../../components/charts/price-chart';
+import { CandleChart } from '../../../components/charts/candle-chart';
 import { Loader, signTone, TradeDirection } from '../../../components/ui';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { formatDateTime, formatTimeOfDay } from '../../../lib/i18n';
+import { tradeLines, tradeMarkers } from '../trade-chart-lines';
 import { tradesStore } from '../trades-store';
 
 /**
- * Body of 'Trade Trend Data': the trade's figures and the price around it (the chart the signal modal uses)
- * with its open price, take-profit price, current trailing-stop price and exchange-side stop price.
+ * Body of 'Trade Trend Data': the trade's figures and the 1-minute candles around it (the chart of /trading)
+ * with its open price, take-profit price, current trailing-stop price, exchange-side stop price, liquidation
+ * price when known, and where it opened.
  */
 export function TradeTrendContent({ tradeUuid }: { tradeUuid: string }) {
   const { t } = useTranslation();
@@ -31,44 +32,18 @@ export function TradeTrendContent({ tradeUuid }: { tradeUuid: string }) {
 
   const trade = trend.trade;
   const decimals = trade.symbol.symbol_price_precision;
-  const isBuy = trade.trade_direction === SignalDirection.BUY;
   const pair = trade.symbol.symbol_pair;
   const price = (value: string) => formatFixed(value, decimals);
-  const markers: PriceMarker[] = [
+  // The chart's lines and marker from the same exact strings as the figures below (trade-chart-lines.ts).
+  const lines = tradeLines(
     {
-      value: Number(trend.trade_take_profit_price),
-      label: t('trades.detail.take_profit_price'),
-      tone: 'green',
-      labelPosition: isBuy ? 'top-right' : 'bottom-right',
+      ...trade,
+      trade_take_profit_price: trend.trade_take_profit_price,
+      trade_treiling_stop_price: trend.trade_treiling_stop_price,
     },
-    {
-      value: Number(trade.trade_open_price),
-      label: t('trades.detail.open_price'),
-      tone: 'accent',
-      labelPosition: 'top-left',
-    },
-    {
-      value: Number(trend.trade_treiling_stop_price),
-      label: t('trades.detail.treiling_stop_price'),
-      tone: 'muted',
-      labelPosition: isBuy ? 'bottom-left' : 'top-left',
-    },
-    {
-      value: Number(trade.trade_stop_price),
-      label: t('trades.detail.stop_price'),
-      tone: 'red',
-      labelPosition: isBuy ? 'bottom-right' : 'top-right',
-    },
-    {
-      axis: 'x',
-      value: Date.parse(trade.trade_create_timestamp),
-      label: t('trades.detail.opened_marker'),
-      tone: 'muted',
-      labelPosition: 'top-left',
-    },
-  ];
-  // The chart draws numbers; the figures above it show the exact decimal strings.
-  const points = trend.trend_data_list.map((candle) => ({ x: candle.time, y: candle.close }));
+    t,
+  );
+  const markers = tradeMarkers([trade], t);
   const figures: [string, ReactNode, string?][] = [
     [t('signal.symbol'), pair],
     [t('signal.direction_label'), <TradeDirection key="d" direction={trade.trade_direction} />],
@@ -110,15 +85,14 @@ export function TradeTrendContent({ tradeUuid }: { tradeUuid: string }) {
       </p>
       <section className="chart-section">
         <h3 className="section-heading">{t('trades.detail.chart_title', { pair })}</h3>
-        {points.length > 1 ? (
-          <PriceChart
-            points={points}
-            decimals={decimals}
+        {trend.trend_data_list.length > 0 ? (
+          <CandleChart
+            candles={trend.trend_data_list}
+            lines={lines}
             markers={markers}
+            decimals={decimals}
             label={t('trades.detail.chart_title', { pair })}
-            seriesLabel={pair}
             formatTime={formatTimeOfDay}
-            tone={isBuy ? 'green' : 'red'}
             height={300}
           />
         ) : (
