@@ -11,19 +11,17 @@
 // Several instances (docs/server.md "Several instances"): every instance watches every open trade on its own
 // feed's prices, and tells the others (trade-monitor-sync.ts) when it starts or stops watching one or resets its
 // UI status. Only the leader marks UI statuses (and tells the others which) and stores the price fields.
-import { and, eq } from 'drizzle-orm';
 import { TradeStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
 import type { Database } from '../db';
 import { ChangeClock } from '../lib/change-clock';
 import { Listeners } from '../lib/listeners';
-import { trades } from '../db/schema-trades';
 import type { SocketHub } from '../services/socket-hub';
 import { LocalEventBus, type EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import { tradeFees, type TradeFees, type TradePosition } from '../services/trade-math';
 import { netColumnsAt } from '../services/trade-costs';
 import type { LiveTrades, WatchableTrade } from '../services/live-trades';
-import { calculatedOf } from '../services/trades';
+import { calculatedOf, writeLiveFields } from '../services/trades';
 import type { MarketFeed, MarkPriceTick } from './market-feed';
 import { minimalAccuracies } from './signal-store';
 import { MonitorSync, openTradeRows } from './trade-monitor-sync';
@@ -386,24 +384,11 @@ export class TradeMonitor implements LiveTrades {
   }
 
   /** Writes the trade's live fields while it is open (a close in between wins). */
-  private async write(trade: LiveTrade, withUiStatus: boolean): Promise<void> {
-    const calc = trade.calc;
-    await this.options.db
-      .update(trades)
-      .set({
-        trade_current_price: calc.trade_current_price,
-        trade_last_update_price: calc.trade_last_update_price,
-        trade_pnl_current: calc.trade_pnl_current,
-        trade_roe_current: calc.trade_roe_current,
-        trade_treiling_stop_percent_current: calc.trade_treiling_stop_percent_current,
-        trade_close_commission: calc.trade_close_commission,
-        trade_pnl_net: calc.trade_pnl_net,
-        trade_roe_net: calc.trade_roe_net,
-        trade_best_roe: trade.bestRoe,
-        monitor_conditions: trade.conditions,
-        trade_update_timestamp: new Date(calc.trade_update_timestamp),
-        ...(withUiStatus ? { trade_ui_status: calc.trade_ui_status } : {}),
-      })
-      .where(and(eq(trades.trade_uuid, trade.trade_uuid), eq(trades.trade_status, TradeStatus.OPEN)));
+  private write(trade: LiveTrade, withUiStatus: boolean): Promise<void> {
+    return writeLiveFields(this.options.db, trade.trade_uuid, trade.calc, {
+      bestRoe: trade.bestRoe,
+      conditions: trade.conditions,
+      withUiStatus,
+    });
   }
 }

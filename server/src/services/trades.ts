@@ -338,3 +338,32 @@ export async function deleteTrade(db: Database, tradeUuid: string): Promise<void
     .returning({ user_uuid: trades.user_uuid });
   if (row) announceTradeWrite(db, row.user_uuid);
 }
+
+/**
+ * Stores the trade monitor's live fields of an open trade (engine/trade-monitor.ts, in batches; with the UI
+ * status when one was marked). A close in between wins: only a row still OPEN is written.
+ */
+export async function writeLiveFields(
+  db: Database,
+  tradeUuid: string,
+  calc: TradeCalculated,
+  monitor: { bestRoe: string | null; conditions: number; withUiStatus: boolean },
+): Promise<void> {
+  await db
+    .update(trades)
+    .set({
+      trade_current_price: calc.trade_current_price,
+      trade_last_update_price: calc.trade_last_update_price,
+      trade_pnl_current: calc.trade_pnl_current,
+      trade_roe_current: calc.trade_roe_current,
+      trade_treiling_stop_percent_current: calc.trade_treiling_stop_percent_current,
+      trade_close_commission: calc.trade_close_commission,
+      trade_pnl_net: calc.trade_pnl_net,
+      trade_roe_net: calc.trade_roe_net,
+      trade_best_roe: monitor.bestRoe,
+      monitor_conditions: monitor.conditions,
+      trade_update_timestamp: new Date(calc.trade_update_timestamp),
+      ...(monitor.withUiStatus ? { trade_ui_status: calc.trade_ui_status } : {}),
+    })
+    .where(and(eq(trades.trade_uuid, tradeUuid), eq(trades.trade_status, TradeStatus.OPEN)));
+}
