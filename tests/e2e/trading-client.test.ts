@@ -88,14 +88,14 @@ async function expectRecordedClose(trade: Trade, status: string, by: 'close_orde
  * Closes a trade with its row's close button: 'Trade closed', the row goes, the exchange is flat on the symbol
  * with no order left, and the record agrees with the closing fill.
  */
-async function closeByHand(page: Page, trade: Trade) {
+async function closeByHand(page: Page, trade: Trade, { flat = true }: { flat?: boolean } = {}) {
   const row = tradeRow(page, trade.trade_uuid);
   await row.waitFor({ timeout: 15_000 });
   await dismissNotifications(page);
   await row.getByTestId('trade-close').click();
   await expectNotification(page, 'Trade closed');
   await row.waitFor({ state: 'detached', timeout: 15_000 });
-  await expectFlat(trade.symbol.symbol_pair);
+  if (flat) await expectFlat(trade.symbol.symbol_pair);
   return expectRecordedClose(trade, 'manual_close', 'close_order');
 }
 
@@ -536,7 +536,7 @@ test('a risk limit stops an auto-open and refuses a manual one with its message 
     held: s.signals[9]!,
     limited: s.signals[10]!,
     holdPrice,
-    closeByHand: (trade) => closeByHand(s.page, trade),
+    closeByHand: (trade, options) => closeByHand(s.page, trade, options),
   });
 }, 180_000);
 

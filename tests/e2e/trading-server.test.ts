@@ -320,14 +320,14 @@ test('a risk limit stops an auto-open and refuses a manual one with its message 
     held: s.signals[5]!,
     limited: s.signals[6]!,
     holdPrice,
-    closeByHand: async (trade) => {
+    closeByHand: async (trade, { flat }) => {
       const row = tradeRow(s.page, trade.trade_uuid);
       await row.waitFor({ timeout: 15_000 });
       await dismissNotifications(s.page);
       await row.getByTestId('trade-close').click();
       await expectNotification(s.page, 'Trade closed');
       await row.waitFor({ state: 'detached', timeout: 15_000 });
-      await expectFlat(trade.symbol.symbol_pair);
+      if (flat) await expectFlat(trade.symbol.symbol_pair);
       await expectRecordedClose(trade, 'manual_close');
     },
   });
@@ -398,9 +398,14 @@ test('/trade_history lists the closed trades with their badges and the exact rea
       trade_status: trade.trade_status,
       trade_order_id: trade.trade_order_id ?? '',
       trade_stop_order_id: trade.trade_stop_order_id ?? '',
+      trade_open_commission: trade.trade_open_commission ?? '',
+      trade_close_commission: trade.trade_close_commission ?? '',
+      trade_pnl_net: trade.trade_pnl_net ?? '',
     });
   }
-  expect(Decimal.sum(...records.map((row) => row.trade_pnl_current!)).eq(sum)).toBe(true);
+  const gross = Decimal.sum(...history.map((trade) => trade.trade_pnl_current!));
+  expect(Decimal.sum(...records.map((row) => row.trade_pnl_current!)).eq(gross)).toBe(true);
+  expect(Decimal.sum(...records.map((row) => row.trade_pnl_net!)).eq(sum)).toBe(true);
   expect(s.errors).toEqual([]);
 });
 
