@@ -58,7 +58,20 @@ async function platformPreferencesOf(platformUuid: string): Promise<PlatformPref
  * TRADE_AVAILABLE or without the platform's trade settings it silently does nothing. The mode is the global
  * preference trade_in_server_side. On success: 'Trade opened', the card goes, the open trades are read again.
  */
-export async function openTradeFromSignal(signalUuid: string): Promise<void> {
+export function openTradeFromSignal(signalUuid: string): Promise<void> {
+  const limits = preferencesStore.trade_preferences;
+  const limited = !!limits && (limits.trade_max_open_trades > 0 || limits.trade_daily_loss_limit > 0);
+  if (!limited || tradeSide() === TradeSide.SERVER) return openChecked(signalUuid);
+  // Client mode with a risk limit on: one open after another, each checking the limits afresh once the one
+  // before is recorded, so two cards whose timers fire in the same second cannot both pass "max open trades"
+  // (server mode has the same queue on the server, services/risk-limits.ts).
+  const next = clientOpens.then(() => openChecked(signalUuid));
+  clientOpens = next.catch(() => undefined);
+  return next;
+}
+let clientOpens: Promise<unknown> = Promise.resolve();
+
+async function openChecked(signalUuid: string): Promise<void> {
   const signal = signalsStore.signal_by_uuid[signalUuid];
   if (!signal) return;
   const platformUuid = signal.platform_uuid;

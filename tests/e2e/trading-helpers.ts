@@ -117,11 +117,16 @@ export class PaperExchange {
 
   /** Open orders on both routes: /fapi/v1/openOrders and the Algo Order API's openAlgoOrders. */
   async openOrderCount(account: PaperAccount, symbol: string): Promise<number> {
+    return (await this.openOrders(account, symbol)).length;
+  }
+
+  /** The symbol's waiting orders, plain and algo (conditional), as the exchange lists them. */
+  async openOrders(account: PaperAccount, symbol: string): Promise<Record<string, unknown>[]> {
     const [orders, algos] = await Promise.all([
-      this.signed<unknown[]>(account, 'GET', '/fapi/v1/openOrders', { symbol }),
-      this.signed<unknown[]>(account, 'GET', '/fapi/v1/openAlgoOrders', { symbol }),
+      this.signed<Record<string, unknown>[]>(account, 'GET', '/fapi/v1/openOrders', { symbol }),
+      this.signed<Record<string, unknown>[]>(account, 'GET', '/fapi/v1/openAlgoOrders', { symbol }),
     ]);
-    return orders.length + algos.length;
+    return [...orders, ...algos];
   }
 
   async order(account: PaperAccount, symbol: string, clientId: string) {
@@ -575,7 +580,9 @@ export function pinnedPrices(session: () => Pick<TraderSession, 'exchange' | 'ac
           timeout: 15_000,
         })
         .toBe(true);
-      expect(await exchange.openOrderCount(account, pair)).toBe(0);
+      // The orders themselves in the message, so a failure says which one was left.
+      const left = await exchange.openOrders(account, pair);
+      expect(left, JSON.stringify(left)).toEqual([]);
     },
     /** Pins `price` and waits until the trade's row shows the exchange's unrealized PNL there, to the cent. */
     expectRowPnlAt: async (page: Page, trade: Trade, price: string, timeout = 20_000) => {

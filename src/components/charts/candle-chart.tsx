@@ -302,6 +302,13 @@ export function CandleChart({
           </li>
         ))}
       </ul>
+      {/* lightweight-charts' licence asks for a link to TradingView on the page (its own logo is off: it needs an
+          inline <style> that our CSP refuses). */}
+      <figcaption className="candle-chart-attribution">
+        <a href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer">
+          TradingView Lightweight Charts™
+        </a>
+      </figcaption>
     </figure>
   );
 }

@@ -80,7 +80,8 @@ describe('POST /api/auth/login/', () => {
 
     t.clock.advance(LOGIN_LIMIT.windowMs + 1000);
     expect((await login(user_email, TEST_PASSWORD, remoteAddress)).statusCode).toBe(200);
-  });
+    // About 25 scrypt hashes one after another: ~10 s on an idle core, over 30 s on a busy 2-core machine.
+  }, 120_000);
 });
 
 describe('GET /api/auth/me/', () => {
