@@ -85,7 +85,8 @@ export function SignalFeed() {
           {t('signal_feed.empty', { accuracy: feed.minimal_accuracy })}
         </p>
       ) : (
-        <ul className="signal-feed-list" aria-label={t('signal_feed.label')}>
+        // Focusable: the list scrolls, and a keyboard user must be able to scroll it (axe scrollable-region-focusable).
+        <ul className="signal-feed-list" aria-label={t('signal_feed.label')} tabIndex={0}>
           {feed.signal_list.map((item) => (
             <FeedRow key={item.signal.signal_uuid} item={item} />
           ))}
