@@ -443,9 +443,12 @@ describe("B never reaches A's resources", () => {
       ).statusCode,
     ).toBe(200);
     expect((await as(a).get(platformPreferences)).json().result).toEqual(A_PLATFORM_PREFERENCES);
-    expect((await as(a).get('/api/trade_preferences/get_preferences/')).json().result).toEqual(
-      A_TRADE_PREFERENCES,
-    );
+    // A never saved risk limits (issue 18): they read as off.
+    expect((await as(a).get('/api/trade_preferences/get_preferences/')).json().result).toEqual({
+      ...A_TRADE_PREFERENCES,
+      trade_max_open_trades: 0,
+      trade_daily_loss_limit: 0,
+    });
   });
 
   it("B cannot read, re-key, revoke or spend A's trade token, nor see A's balance", async () => {

@@ -116,6 +116,8 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       const row = await opening.run(userUuid, async () => {
+        // Again under the queue: an open that passed the check above beside another may not pass it now.
+        if (!earlier) await assertWithinRiskLimits(app.db, userUuid, app.clock());
         return insertTrade(app.db, {
           user_uuid: userUuid,
           origin,
