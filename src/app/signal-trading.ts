@@ -59,9 +59,7 @@ async function platformPreferencesOf(platformUuid: string): Promise<PlatformPref
  * preference trade_in_server_side. On success: 'Trade opened', the card goes, the open trades are read again.
  */
 export function openTradeFromSignal(signalUuid: string): Promise<void> {
-  const limits = preferencesStore.trade_preferences;
-  const limited = !!limits && (limits.trade_max_open_trades > 0 || limits.trade_daily_loss_limit > 0);
-  if (!limited || tradeSide() === TradeSide.SERVER) return openChecked(signalUuid);
+  if (!riskLimitsOn() || tradeSide() === TradeSide.SERVER) return openChecked(signalUuid);
   // Client mode with a risk limit on: one open after another, each checking the limits afresh once the one
   // before is recorded, so two cards whose timers fire in the same second cannot both pass "max open trades"
   // (server mode has the same queue on the server, services/risk-limits.ts).
@@ -70,6 +68,12 @@ export function openTradeFromSignal(signalUuid: string): Promise<void> {
   return next;
 }
 let clientOpens: Promise<unknown> = Promise.resolve();
+
+/** A risk limit is on (issue 18), or the preferences are not known yet (then the limits are checked too). */
+function riskLimitsOn(): boolean {
+  const limits = preferencesStore.trade_preferences;
+  return !limits || limits.trade_max_open_trades > 0 || limits.trade_daily_loss_limit > 0;
+}
 
 async function openChecked(signalUuid: string): Promise<void> {
   const signal = signalsStore.signal_by_uuid[signalUuid];
@@ -82,7 +86,9 @@ async function openChecked(signalUuid: string): Promise<void> {
   const base = { signal_uuid: signalUuid, ...preferences };
   // The risk limits, read afresh (issue 18): a refused open touches no exchange, in either mode. The server
   // refuses a server-mode open past a limit itself too; a failed read leaves that to it.
-  const limits = await loadRiskLimitState();
+  // Only while a limit is on: with both off the click waits on no request to our server before the exchange
+  // calls (issue 16's two round trips).
+  const limits = riskLimitsOn() ? await loadRiskLimitState() : undefined;
   const refusal = limits && riskLimitRefusal(limits);
   if (refusal) {
     notifyError(riskLimitLine(refusal));
