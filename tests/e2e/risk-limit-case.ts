@@ -107,12 +107,16 @@ export async function riskLimitCase(
   const closeFirst = tradeRow(page, first.trade_uuid).getByTestId('trade-close');
   await expect.poll(() => closeFirst.isEnabled(), { timeout: 20_000 }).toBe(true);
   await dismissNotifications(page);
-  s.socket.deliver(limited);
+  // Delivered 4 s old (the server's clock says so, sent_at): its countdown starts at 95 s, three seconds past
+  // the 1 s delay, without waiting for them. (Not Playwright's page.clock: a page clock moved ahead signs client
+  // mode's requests with a timestamp the exchange refuses, -1021.)
+  s.socket.deliver(limited, { ageMs: 4_000 });
   await card.waitFor({ timeout: 15_000 });
-  // Three seconds past the delay by the card's own countdown (99 s from delivery), and still no trade.
+  // The card's timer has run once more since (the countdown moved on): the auto-open was due on that tick, and
+  // still no trade.
   await expect
-    .poll(async () => Number(await card.getByTestId('signal-seconds-left').innerText()), { timeout: 15_000 })
-    .toBeLessThanOrEqual(95);
+    .poll(async () => Number(await card.getByTestId('signal-seconds-left').innerText()), { timeout: 30_000 })
+    .toBeLessThanOrEqual(94);
   expect((await openTrades(page)).some((trade) => trade.signal_uuid === limited.signal_uuid)).toBe(false);
   await card.waitFor();
 

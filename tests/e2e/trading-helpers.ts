@@ -41,6 +41,14 @@ export interface FillLine {
   side: string;
 }
 
+/**
+ * How often a poll that reads the exchange's signed API reads it. The exchange's request budget is per IP (2400
+ * weight a minute, binance-fapi.md), and the test's reads come from the same loopback address as the server's:
+ * at Vitest's default 50 ms, a poll of positionRisk (weight 5) spends the whole budget in 24 s, and from then on
+ * the server's own calls and the poll itself get 429 (-1003), so the poll can never succeed.
+ */
+export const EXCHANGE_POLL_MS = 1000;
+
 /** The embedded paper exchange: admin endpoints (loopback, admin token) and the signed API of one account. */
 export class PaperExchange {
   constructor(
@@ -339,16 +347,22 @@ export async function proxySocket(page: Page) {
     },
     /**
      * Delivers a stored signal of the running engine to the page as a signal_from_core frame, with
-     * signal_created_at set to now: re-sent, so the test need not wait minutes for the engine's next one.
+     * signal_created_at set to now (or `ageMs` before now, with sent_at now, so its countdown starts lower): re-sent, so the test need not wait minutes for the engine's next one.
      * Everything else is the stored signal as the API answered it (the server trades the stored signal).
      */
-    deliver: (signal: Signal) => {
+    deliver: (signal: Signal, { ageMs = 0 }: { ageMs?: number } = {}) => {
       if (!state.route) throw new Error('the page has no websocket yet');
-      const fresh = { ...signal, signal_created_at: new Date().toISOString() };
+      const now = Date.now();
+      const fresh = { ...signal, signal_created_at: new Date(now - ageMs).toISOString() };
       state.route.send(
         JSON.stringify({
           event: 'signal_from_core',
-          message: { signal_by_uuid: { [fresh.signal_uuid]: fresh }, trend_moment: fresh.trend_moment },
+          message: {
+            signal_by_uuid: { [fresh.signal_uuid]: fresh },
+            trend_moment: fresh.trend_moment,
+            // The server's clock when it sent the frame: the page counts the card's age on it.
+            ...(ageMs > 0 ? { sent_at: now } : {}),
+          },
         }),
       );
     },
@@ -578,6 +592,7 @@ export function pinnedPrices(session: () => Pick<TraderSession, 'exchange' | 'ac
       await expect
         .poll(async () => new Decimal((await exchange.positionRisk(account, pair)).positionAmt).isZero(), {
           timeout: 15_000,
+          interval: EXCHANGE_POLL_MS,
         })
         .toBe(true);
       // The orders themselves in the message, so a failure says which one was left.
@@ -594,10 +609,12 @@ export function pinnedPrices(session: () => Pick<TraderSession, 'exchange' | 'ac
         .poll(
           async () => {
             const line = await exchange.positionRisk(account, pair);
+            // On screen, as a trader sees it: an off-screen row's numbers wait until it is scrolled back to.
+            await row.scrollIntoViewIfNeeded();
             const shown = await row.getByTestId('trade-pnl').innerText();
             return new Decimal(line.markPrice).eq(price) && shown === fixed(line.unRealizedProfit, 2);
           },
-          { timeout },
+          { timeout, interval: EXCHANGE_POLL_MS },
         )
         .toBe(true);
       return row;

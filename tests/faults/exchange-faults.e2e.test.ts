@@ -11,6 +11,7 @@ import type { Signal, Trade } from '../../contracts';
 import { setupE2e } from '../e2e/harness';
 import {
   Decimal,
+  EXCHANGE_POLL_MS,
   addTradeToken,
   apiGet,
   dismissNotifications,
@@ -250,10 +251,13 @@ describe.each<Mode>(['client', 'server'])('%s mode', (mode) => {
           .poll(
             async () => {
               const line = await exchange.positionRisk(account, pair);
+              // Where a trader would look: a row scrolled out of view keeps its numbers until it comes back
+              // (open-trades-table.tsx, FrozenNumberCells).
+              await row.scrollIntoViewIfNeeded();
               const shown = await row.getByTestId('trade-pnl').innerText();
               return new Decimal(line.markPrice).eq(up) && shown === fixed(line.unRealizedProfit, 2);
             },
-            { timeout: 90_000 },
+            { timeout: 90_000, interval: EXCHANGE_POLL_MS },
           )
           .toBe(true);
         await exchange.clearFaults();

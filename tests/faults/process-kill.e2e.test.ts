@@ -206,7 +206,8 @@ test('kill -9 between the market order and its stop: the trader is told, the pos
   s.socket.deliver(d);
   await signalCard(page, d.signal_uuid).getByTestId('signal-trade').click();
   await expect
-    .poll(async () => !(await amountOf(pair)).isZero(), { timeout: 60_000, interval: 50 })
+    // Four reads a second (weight 5 each) catch the 4.5 s window without spending the exchange's budget.
+    .poll(async () => !(await amountOf(pair)).isZero(), { timeout: 60_000, interval: 250 })
     .toBe(true);
   await app.kill();
   // The page's request died with the process: it says the outcome is not known, not that nothing opened.
