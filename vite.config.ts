@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import wasm from 'vite-plugin-wasm';
@@ -13,6 +14,10 @@ export default defineConfig({
     proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } },
   },
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on the 2-core machine. Most files wait on
+    // PGlite, sockets and child processes, so two workers there take the suite from 489 s to 358 s (measured
+    // with the signal-to-order bench beside it, every test passing); more cores keep the default.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         extends: true,

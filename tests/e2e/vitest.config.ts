@@ -1,14 +1,49 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// The browser-test files, longest first, so parallel workers finish together (a long file started last would
+// run alone at the end). The seconds are a run's stage table (scripts/test-all) on this 2-core machine; a
+// file not listed here runs after these, and a new long file belongs in the list.
+
+const MEASURED_SECONDS: Record<string, number> = {
+  'tests/e2e/walk.test.ts': 256,
+  'tests/faults/process-kill.e2e.test.ts': 137,
+  'tests/e2e/trading-client.test.ts': 110,
+  'tests/faults/exchange-faults.e2e.test.ts': 82,
+  'tests/e2e/live-signals.test.ts': 75,
+  'tests/e2e/trading-server.test.ts': 55,
+  'tests/e2e/accounts-flows.test.ts': 17,
+  'tests/e2e/many-trades.test.ts': 10,
+  'tests/e2e/insights.test.ts': 7,
+  'tests/e2e/skeleton.test.ts': 4,
+};
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const seconds = (file: TestSpecification) => MEASURED_SECONDS[path.relative(REPO, file.moduleId)] ?? 0;
+    return [...files].sort((a, b) => seconds(b) - seconds(a));
+  }
+}
 
 // Browser end-to-end tests: the real server process (as `npm start` runs it) and Debian's Chromium; also the
 // fault tests that kill and restart that process (tests/faults/*.e2e.test.ts).
-// They run one file at a time; each file starts its own server on free ports with a fresh DATA_DIR.
+// Each file starts its own server on free ports with a fresh DATA_DIR and its own paper exchange (so its own
+// request budget), so files run in parallel: E2E_WORKERS of them at once (default 2, measured on the 2-core
+// machine, README "Developing"), longest first (LongestFirst above). The tests inside a file run in
+// order: they share one trader session.
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+
 export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.test.ts', 'tests/faults/**/*.e2e.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
+    fileParallelism: workers > 1,
+    maxWorkers: workers,
+    sequence: { sequencer: LongestFirst },
   },
 });
