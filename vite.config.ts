@@ -45,8 +45,15 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      // The route tests again on a real PostgreSQL, a fresh database per app (server/test/test-app.ts), when
-      // scripts/with-postgres provides the server (scripts/test-all does).
+      // Route tests again on a real PostgreSQL, a fresh database per app (server/test/test-app.ts), when
+      // scripts/with-postgres provides the server (scripts/test-all does). PGlite is PostgreSQL's own engine on
+      // one connection, so the second pass adds something only where several connections or the pg driver can
+      // differ: transactions and row locks taken by concurrent requests (the rate limiter behind logins and the
+      // relay, refresh-token rotation, concurrent opens and the risk limits), upserts (trade tokens, preferences,
+      // the relay's replay memory), and hand-written SQL and the driver's types (statistics, analysis, the
+      // signal feeds, the export's every column). The other route files (user, platform, paper_exchange,
+      // websocket-token, symbol, candles, trade_server, account_balance) run plain reads and inserts that
+      // PGlite already proves; server/src/db/db.test.ts runs the migrations on PostgreSQL too.
       ...(process.env.TEST_DATABASE_URL
         ? [
             {
@@ -54,7 +61,14 @@ export default defineConfig({
               test: {
                 name: 'node-postgres',
                 environment: 'node',
-                include: ['server/src/routes/**/*.test.ts'],
+                include: [
+                  'server/src/routes/auth/{auth,login-limits,token-revocation}.test.ts',
+                  'server/src/routes/exchange_relay/*.test.ts',
+                  'server/src/routes/trade/*.test.ts',
+                  'server/src/routes/trade_token/*.test.ts',
+                  'server/src/routes/{trade,platform}_preferences/*.test.ts',
+                  'server/src/routes/{public,analysis,signal}/*.test.ts',
+                ],
                 env: { SIGNALDESK_TEST_DATABASE: 'postgres' },
                 testTimeout: 30_000,
                 hookTimeout: 60_000,

@@ -16,6 +16,7 @@ import { insertSignal, type SignalRow, type SymbolRow } from '../src/engine/sign
 import { initTradeCore } from '../../shared-core/trade-core-node';
 import type { EgressIp } from '../src/services/egress-ip';
 import { BINANCE_PLATFORM_UUID } from '../src/services/platforms';
+import { usePasswordCostForTests } from '../src/services/password';
 
 export interface TestExchange {
   url: string;
@@ -70,6 +71,8 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
 }
 
 export async function createTestApp(options: TestAppOptions = {}) {
+  // Sign-ups and logins hash at a test cost (services/password.ts): these tests are not about scrypt's cost.
+  usePasswordCostForTests('test');
   await initTradeCore();
   const database = await openTestDatabase();
   const clock = new TestClock();

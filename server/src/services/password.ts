@@ -5,8 +5,27 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { HttpError } from '../http-error';
 
+interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
 /** OWASP's scrypt minimum: N = 2^17, r = 8, p = 1, i.e. 128 MiB and about 0.4 s of one core per hash. */
-const COST = { N: 2 ** 17, r: 8, p: 1 } as const;
+const COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+/** Tests that are not about hashing: the same scrypt at 1 MiB, about 3 ms a hash (usePasswordCostForTests). */
+const TEST_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
+/** The cost new hashes are made at. Stored hashes carry their own, so either kind verifies. */
+let cost = COST;
+
+/**
+ * Test support (server/test/test-app.ts): new hashes at TEST_COST, so the hundreds of sign-ups and logins of the
+ * route tests do not spend 0.4 s of a core each. Refused outside Vitest, so no deployment can weaken its hashes.
+ * The dummy hash of unknown e-mails keeps the real cost, so the tests of the hashing queue still see real hashes.
+ */
+export function usePasswordCostForTests(kind: 'test' | 'production'): void {
+  if (!process.env.VITEST) throw new Error('usePasswordCostForTests is for tests only');
+  cost = kind === 'test' ? TEST_COST : COST;
+}
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 /** scrypt needs 128 × N × r bytes (128 MiB here); Node's default limit is 32 MiB. */
@@ -75,12 +94,13 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   );
 }
 
-const encode = (salt: Buffer, key: Buffer) =>
-  ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+const encode = (salt: Buffer, key: Buffer, made: ScryptCost) =>
+  ['scrypt', made.N, made.r, made.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
-  return encode(salt, await derive(password, salt, COST));
+  const made = cost;
+  return encode(salt, await derive(password, salt, made), made);
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -100,7 +120,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
  * costs what a real check costs, so a login for an unknown e-mail takes as long as one with a wrong password.
  * Made without hashing, so it never waits for (or is refused by) the queue.
  */
-const DUMMY_HASH = encode(randomBytes(SALT_LENGTH), randomBytes(KEY_LENGTH));
+const DUMMY_HASH = encode(randomBytes(SALT_LENGTH), randomBytes(KEY_LENGTH), COST);
 export function dummyPasswordHash(): string {
   return DUMMY_HASH;
 }
