@@ -68,6 +68,8 @@ export default defineConfig({
                   'server/src/routes/trade_token/*.test.ts',
                   'server/src/routes/{trade,platform}_preferences/*.test.ts',
                   'server/src/routes/{public,analysis,signal}/*.test.ts',
+                  // Instances behind one egress address pause together through the database.
+                  'server/src/services/exchange-pauses.test.ts',
                 ],
                 env: { SIGNALDESK_TEST_DATABASE: 'postgres' },
                 testTimeout: 30_000,

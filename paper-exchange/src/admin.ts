@@ -41,6 +41,8 @@ const Limits = z
     requestWeightPerMinute: z.number().int().positive().optional(),
     ordersPerMinute: z.number().int().positive().optional(),
     ordersPer10s: z.number().int().positive().optional(),
+    requestsAfter429: z.number().int().nonnegative().optional(),
+    banSeconds: z.number().int().positive().optional(),
   })
   .strict();
 

@@ -37,6 +37,7 @@ const EXPOSED_HEADERS = [
   'X-MBX-USED-WEIGHT',
   'X-MBX-ORDER-COUNT-10S',
   'X-MBX-ORDER-COUNT-1M',
+  'Retry-After',
 ];
 
 export async function buildPaperExchange(options: PaperExchangeOptions = {}): Promise<PaperExchangeApp> {

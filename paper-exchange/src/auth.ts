@@ -124,17 +124,28 @@ export interface Limits {
   ordersPerMinute: number;
   /** ORDERS per 10 seconds per account. */
   ordersPer10s: number;
+  /**
+   * Requests an address may still send in a minute after that minute's 429 before it is banned (418), as
+   * Binance bans an address that does not back off after 429s (binance-fapi.md §1).
+   */
+  requestsAfter429: number;
+  /** How long a ban lasts, seconds (Binance: 2 minutes for a first ban, up to 3 days). */
+  banSeconds: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
   requestWeightPerMinute: 2400,
   ordersPerMinute: 1200,
   ordersPer10s: 300,
+  requestsAfter429: 5,
+  banSeconds: 120,
 };
 
 /** Fixed-window counters like Binance's: the minute (or 10 s) window resets at its boundary. */
 export class RateLimiter {
   private readonly weights = new Map<string, { window: number; used: number }>();
+  private readonly strikes = new Map<string, { window: number; count: number }>();
+  private readonly bans = new Map<string, number>();
   private readonly orders = new Map<
     number,
     { minute: number; perMinute: number; tenSeconds: number; per10s: number }
@@ -150,6 +161,32 @@ export class RateLimiter {
     current.used += weight;
     this.weights.set(ip, current);
     return current.used;
+  }
+
+  /**
+   * A request over the minute's weight: answers the seconds to wait (Retry-After, to the minute's end), and bans
+   * the address once it has gone on for more than requestsAfter429 requests after its first 429 of the minute.
+   */
+  overLimit(ip: string, now: number): { retryAfterS: number; banned: boolean } {
+    const window = Math.floor(now / 60000);
+    const entry = this.strikes.get(ip);
+    const strikes = entry && entry.window === window ? entry : { window, count: 0 };
+    strikes.count += 1;
+    this.strikes.set(ip, strikes);
+    if (strikes.count > this.limits.requestsAfter429 + 1) {
+      this.bans.set(ip, now + this.limits.banSeconds * 1000);
+      return { retryAfterS: this.limits.banSeconds, banned: true };
+    }
+    return { retryAfterS: Math.max(1, Math.ceil(((window + 1) * 60000 - now) / 1000)), banned: false };
+  }
+
+  /** The end of the address's ban (ms since the epoch), or undefined when it is not banned. */
+  bannedUntil(ip: string, now: number): number | undefined {
+    const until = this.bans.get(ip);
+    if (until === undefined) return undefined;
+    if (until > now) return until;
+    this.bans.delete(ip);
+    return undefined;
   }
 
   usedWeight(ip: string, now: number): number {

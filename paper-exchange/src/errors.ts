@@ -28,6 +28,13 @@ export const Errors = {
       `Too many requests; current limit is ${limit} requests per minute. Please use the websocket for live updates to avoid polling the API.`,
       429,
     ),
+  /** Binance's answer to an address that went on after 429s (binance-fapi.md §1): 418 until the ban ends. */
+  banned: (ip: string, until: number) =>
+    new ApiError(
+      -1003,
+      `Way too many requests; IP(${ip}) banned until ${until}. Please use the websocket for live updates to avoid bans.`,
+      418,
+    ),
   timeout: () =>
     new ApiError(
       -1007,

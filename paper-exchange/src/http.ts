@@ -61,11 +61,21 @@ async function run(
   const rawBody = request.rawBody ?? '';
   const params: Params = mergeParams(rawQuery, rawBody);
 
+  const limiter = exchange.limiter;
+  // A banned address gets 418 and nothing else until the ban ends (binance-fapi.md §1).
+  const bannedUntil = limiter.bannedUntil(ip, now);
+  if (bannedUntil !== undefined) {
+    reply.header('Retry-After', String(Math.ceil((bannedUntil - now) / 1000)));
+    throw Errors.banned(ip, bannedUntil);
+  }
   const weight = typeof def.weight === 'function' ? def.weight(params) : def.weight;
-  const used = exchange.limiter.addWeight(ip, weight, now);
+  const used = limiter.addWeight(ip, weight, now);
   reply.header('X-MBX-USED-WEIGHT-1M', String(used)).header('X-MBX-USED-WEIGHT', String(used));
-  if (used > exchange.limiter.limits.requestWeightPerMinute) {
-    throw Errors.tooManyRequests(exchange.limiter.limits.requestWeightPerMinute);
+  if (used > limiter.limits.requestWeightPerMinute) {
+    const over = limiter.overLimit(ip, now);
+    reply.header('Retry-After', String(over.retryAfterS));
+    if (over.banned) throw Errors.banned(ip, now + over.retryAfterS * 1000);
+    throw Errors.tooManyRequests(limiter.limits.requestWeightPerMinute);
   }
 
   const path = request.routeOptions.url ?? request.url;

@@ -257,6 +257,43 @@ describe('rate limits', () => {
       }
       expect(statuses).toContain(429);
       expect(await last?.json()).toMatchObject({ code: -1003 });
+      // Retry-After: the seconds to the end of the minute.
+      const retryAfter = Number(last?.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('bans an address that goes on after its 429s: 418 with Retry-After for every call until the ban ends', async () => {
+    const local = await startTestExchange();
+    try {
+      await admin(local, 'POST', '/limits', {
+        requestWeightPerMinute: 2,
+        requestsAfter429: 2,
+        banSeconds: 2,
+      });
+      // The count is per minute: start early in one, so the sequence below stays in it.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
+      const statuses: number[] = [];
+      let banned: Response | undefined;
+      for (let i = 0; i < 10 && !banned; i++) {
+        const answer = await fetch(`${local.url}/fapi/v1/ping`);
+        statuses.push(answer.status);
+        if (answer.status === 418) banned = answer;
+      }
+      // Two within the limit, the 429, two more 429s allowed after it, then the ban.
+      expect(statuses).toEqual([200, 200, 429, 429, 429, 418]);
+      expect(banned!.headers.get('retry-after')).toBe('2');
+      expect(await banned!.json()).toMatchObject({ code: -1003, msg: expect.stringMatching(/banned until/) });
+      // Every call is refused while it lasts, the ones of no weight too.
+      const during = await fetch(`${local.url}/fapi/v1/time`);
+      expect(during.status).toBe(418);
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await admin(local, 'POST', '/limits', { requestWeightPerMinute: 2400 });
+      expect((await fetch(`${local.url}/fapi/v1/ping`)).status).toBe(200);
     } finally {
       await local.close();
     }

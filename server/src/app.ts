@@ -44,6 +44,7 @@ import { TradeDesk } from './services/trade-desk';
 import { resealServerEnvelopes } from './services/trade-tokens';
 import { announceTradeWrite, onTradeWrite } from './services/trades';
 import { startInstance, type Instance, type InstanceOptions } from './instance';
+import { exchangeBudget } from './services/exchange-budget';
 
 export interface AppDeps {
   feed: MarketFeed;
@@ -118,6 +119,8 @@ export async function buildApp(deps: AppDeps) {
       void reply.code((error.statusCode ?? 400) as never).send({ detail: error.message } as never);
     },
   }).withTypeProvider<ZodTypeProvider>();
+  // The exchange budget of our address says in this app's log when an exchange makes it pause.
+  exchangeBudget.log = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorsPlugin);

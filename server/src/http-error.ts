@@ -19,6 +19,10 @@ export function exchangeHttpError(error: ExchangeError): HttpError {
   // A refusal is the exchange's answer to this request (a code, HTTP 4xx): the trader's request cannot be
   // carried out, 400. No answer, an unreadable one, or the exchange failing (HTTP 5xx, even with a code such
   // as -1001) is a bad gateway, 502.
+  // Our exchange budget kept the request from leaving (services/exchange-budget.ts): a 429 of our own.
+  if (error.failure === ExchangeFailure.EXCHANGE && error.code === undefined && error.status === 429) {
+    return new HttpError(429, error.message);
+  }
   const refused =
     error.failure === ExchangeFailure.EXCHANGE &&
     error.code !== undefined &&

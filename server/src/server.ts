@@ -15,6 +15,8 @@ import { followedSymbols, MarketFeed } from './engine/market-feed';
 import { initTradeCore } from '../../shared-core/trade-core-node';
 import { LocalEventBus, PgEventBus, type EventBus } from './services/event-bus';
 import { PgLeadership, SoleLeadership, type Leadership } from './services/leadership';
+import { exchangeBudget } from './services/exchange-budget';
+import { ExchangePauseSharing } from './services/exchange-pauses';
 import {
   embeddedPaperExchange,
   remoteAdminToken,
@@ -91,6 +93,8 @@ async function main() {
     instance: { leadership, box: secretBox, paper, log },
   });
   if (!leadership.leading) log.info('leader: another instance leads; this one follows');
+  // Instances behind one egress address pause together after an exchange's 429 or 418 (exchange-pauses.ts).
+  const pauses = databaseUrl ? new ExchangePauseSharing(database.db, exchangeBudget, log).start() : undefined;
   await feed.start();
 
   await app.listen({ port: config.port, host: config.host });
@@ -100,6 +104,7 @@ async function main() {
     log.info(`${signal}: shutting down`);
     // The lead first: another instance takes it over while this one finishes.
     await instance?.stop();
+    await pauses?.stop();
     await feed.close();
     await app.close();
     await bus.close();

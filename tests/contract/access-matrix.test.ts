@@ -9,6 +9,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { startPaperExchange } from '../../paper-exchange/src/index';
+import { signerFor } from '../../shared-core/exchange-client';
 import { trades } from '../../server/src/db/schema-trades';
 import { ACCESS_TOKEN_TTL_S } from '../../server/src/services/access-token';
 import { PAPER_PLATFORM_UUID } from '../../server/src/services/platforms';
@@ -504,6 +505,40 @@ describe("B never reaches A's resources", () => {
     // A's token is untouched by all of it.
     const aToken = await read(a, PIN_A);
     expect(aToken.json().result).toMatchObject({ trade_token_uuid: mine.token, level: 3 });
+  });
+
+  it("B cannot spend A's part of the exchange budget: B's made-up keys are refused, A's relayed reads go on", async () => {
+    const relayed = (trader: Trader, apiKey: string, query: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/exchange_relay/${PAPER_PLATFORM_UUID}/fapi/v2/account?${query}`,
+        headers: { ...trader.headers, 'x-mbx-apikey': apiKey },
+      });
+    const madeUp = () =>
+      relayed(
+        b,
+        randomBytes(24).toString('hex'),
+        `timestamp=${Date.now()}&signature=${randomBytes(32).toString('hex')}`,
+      );
+    // The relay holds timestamps to its clock, the exchange to the real one: the test clock is moved back to it
+    // (an earlier case moved it on past a token's lifetime).
+    const moved = t.clock.nowMs;
+    t.clock.nowMs = Date.now();
+    const answers: LightMyRequestResponse[] = [];
+    for (let i = 0; i < 20; i += 1) answers.push(await madeUp());
+    const refused = answers.filter((answer) => answer.headers['x-signaldesk-relay']);
+    expect(refused.length).toBeGreaterThan(10);
+    for (const answer of refused) {
+      expect(answer.statusCode).toBe(429);
+      expect(answer.json().detail).toMatch(/not accepted yet/);
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    const account = exchange.admin.createAccount('1234');
+    const query = signerFor(account.apiSecret).signedQuery([], { timestamp: Date.now(), recvWindow: 10_000 });
+    const own = await relayed(a, account.apiKey, query);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().totalWalletBalance).toMatch(/^1234\./);
+    t.clock.nowMs = Math.max(moved, t.clock.nowMs);
   });
 
   it('/auth/me answers the caller, never the other trader', async () => {

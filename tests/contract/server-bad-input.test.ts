@@ -655,6 +655,28 @@ describe('generated input never makes a 5xx, and every rejection is a 4xx with a
 describe('fixed bugs stay fixed', () => {
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, headers, payload });
 
+  // Was a bug (issue 33): made-up keys with random signatures were all forwarded, each weighing 5 of the
+  // exchange's 2400 a minute for our whole address. Now a trader's keys that the exchange never accepted have a
+  // small allowance; past it the relay refuses, before anything leaves, with 429, a detail and Retry-After.
+  it('a flood of made-up relay keys is refused with 429 and a detail once its allowance is spent', async () => {
+    const flooder = await signUpAndLogIn(t.app, 'flooder');
+    const statuses: number[] = [];
+    let last: LightMyRequestResponse | undefined;
+    for (let i = 0; i < 12; i += 1) {
+      last = await t.app.inject({
+        method: 'GET',
+        url: `/api/exchange_relay/${PAPER_PLATFORM_UUID}/fapi/v2/account?timestamp=${t.clock.now()}&signature=${'ab'.repeat(32)}${i}`,
+        headers: { ...flooder.headers, 'x-mbx-apikey': `made-up-${i}` },
+      });
+      statuses.push(last.statusCode);
+    }
+    expect(statuses.filter((status) => status === 429).length, last!.body).toBeGreaterThanOrEqual(6);
+    expect(last!.statusCode).toBe(429);
+    expect(last!.headers[RELAY_HEADER]).toBe('refused');
+    expect(problemOf(last!)).toBeUndefined();
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   // Was a bug: a NUL character in a string that is stored in a text column makes PostgreSQL refuse the insert
   // ("invalid byte sequence for encoding UTF8: 0x00") and the API answers 500. Nothing strips or rejects it:
   // the zod contracts (contracts/auth.ts userNickname, contracts/trades.ts trade_order_id) accept it.

@@ -182,3 +182,13 @@ export const relayApiKeys = pgTable('relay_api_keys', {
     .references(() => users.user_uuid, { onDelete: 'cascade' }),
   created_at: createdAt(),
 });
+
+/**
+ * The exchange budget's breaker (services/exchange-budget.ts), shared by the instances behind one egress address
+ * (services/exchange-pauses.ts): after an exchange's 429 or 418, nothing is sent to it until paused_until.
+ */
+export const exchangePauses = pgTable('exchange_pauses', {
+  exchange_origin: text('exchange_origin').primaryKey(),
+  paused_until: timestamp('paused_until', { withTimezone: true }).notNull(),
+  status: integer('status').notNull(),
+});

@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { candleFromKlineRow, candleFromStreamKline, MINUTE_MS, type Candle } from './candles';
 import { fetchExchangeSymbols } from '../services/symbols';
 import { CANDLE_WINDOW, MarketAnalytics } from './market-analytics';
+import { budgetedFetch } from '../services/exchange-transport';
 
 /** The symbol the feed always follows: bitcoin's price and trend are public (SPEC.md §3). */
 export const BITCOIN_SYMBOL = 'BTCUSDT';
@@ -167,7 +168,7 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
     const query = new URLSearchParams({ symbol, interval, limit: String(range.limit) });
     if (range.startTime !== undefined) query.set('startTime', String(range.startTime));
     if (range.endTime !== undefined) query.set('endTime', String(range.endTime));
-    const response = await fetch(`${this.restUrl}/fapi/v1/klines?${query}`, {
+    const response = await budgetedFetch(`${this.restUrl}/fapi/v1/klines?${query}`, {
       signal: AbortSignal.timeout(REST_TIMEOUT_MS),
     });
     if (!response.ok) throw new Error(`klines answered ${response.status}`);
@@ -178,7 +179,7 @@ export class MarketFeed extends EventEmitter<FeedEvents> {
 
   private async loadInitialPrices(): Promise<void> {
     try {
-      const response = await fetch(`${this.restUrl}/fapi/v1/premiumIndex`, {
+      const response = await budgetedFetch(`${this.restUrl}/fapi/v1/premiumIndex`, {
         signal: AbortSignal.timeout(REST_TIMEOUT_MS),
       });
       if (!response.ok) throw new Error(`premiumIndex answered ${response.status}`);

@@ -5,7 +5,9 @@
 // - the call is one the product makes (RELAYED_CALLS) and carries a fresh timestamp and a signature;
 // - the signature was never forwarded before: a signed request goes to the exchange at most once (nothing
 //   can replay an order through us), remembered until its timestamp can no longer be accepted;
-// - the API key is not bound to another trader (relayApiKeys in db/schema.ts).
+// - the API key is not bound to another trader (relayApiKeys in db/schema.ts); a key is bound to the trader
+//   whose request with it the exchange answered with a 2xx;
+// - the exchange budget of our address has room for it (exchange-budget.ts).
 // Nothing of a request is stored or logged beyond method, path, status and time (services/logger.ts keeps
 // the query string of relay URLs out of the log).
 import { and, eq } from 'drizzle-orm';
@@ -14,6 +16,7 @@ import { request as undiciRequest, errors as undiciErrors } from 'undici';
 import type { Database } from '../db';
 import { relayApiKeys } from '../db/schema';
 import { HttpError } from '../http-error';
+import { exchangeBudget } from './exchange-budget';
 import { exchangeAgent } from './exchange-transport';
 import type { SecretBox } from './secret-box';
 
@@ -34,8 +37,6 @@ const MAX_REMEMBERED_SIGNATURES = 500_000;
 
 /** Answer headers handed back with the exchange's answer (binance-fapi.md §1 rate-limit headers). */
 const PASSED_HEADERS = /^(content-type|retry-after|x-mbx-used-weight(-\w+)?|x-mbx-order-count-\w+)$/i;
-/** Exchange answers that say the key or signature was refused: they never bind a key to a trader. */
-const AUTH_REFUSAL_CODES = new Set([-1022, -2014, -2015]);
 
 export interface RelayedRequest {
   userUuid: string;
@@ -82,9 +83,30 @@ export class ExchangeRelay {
     if (this.signatures.has(signature)) {
       throw new HttpError(409, 'This signed request was relayed already');
     }
+    // The exchange budget of our address (exchange-budget.ts): a key not yet accepted for this trader gets
+    // only a small allowance. Refused, nothing is remembered or sent.
+    const admission = exchangeBudget.admit({
+      url: relayed.baseUrl,
+      method: relayed.method,
+      path: relayed.path,
+      query: relayed.query,
+      trader: relayed.userUuid,
+      provenKey: owner === relayed.userUuid,
+    });
     this.signatures.set(signature, true, { ttl: Math.max(1, expiresAt - now) });
-    const answer = await send(relayed);
-    if (owner === undefined && acceptsKey(answer)) await this.bind(digest, relayed.userUuid);
+    let answer: RelayAnswer;
+    try {
+      answer = await send(relayed);
+    } catch (error) {
+      // Not reached at all (502): the exchange counted nothing. A time-out (504) may have been counted.
+      if (error instanceof HttpError && error.statusCode === 502) admission.notSent();
+      throw error;
+    }
+    exchangeBudget.observe(relayed.baseUrl, answer.status, (name) => answer.headers[name]);
+    if (acceptsKey(answer)) {
+      admission.keyAccepted();
+      if (owner === undefined) await this.bind(digest, relayed.userUuid);
+    }
     return answer;
   }
 
@@ -138,15 +160,12 @@ export class ExchangeRelay {
   }
 }
 
-/** The exchange took the key and signature (any answer but an authentication refusal). */
+/**
+ * The exchange accepted the key and its signature: a 2xx, nothing else. Any other answer (an error code that
+ * the exchange gives before it checks the key, its 429) proves nothing about the key.
+ */
 function acceptsKey(answer: RelayAnswer): boolean {
-  if (answer.status === 401 || answer.status >= 500) return false;
-  try {
-    const code = (JSON.parse(answer.body) as { code?: unknown }).code;
-    return !(typeof code === 'number' && AUTH_REFUSAL_CODES.has(code));
-  } catch {
-    return answer.status < 300;
-  }
+  return answer.status >= 200 && answer.status < 300;
 }
 
 /** The request as it came, to the platform's base URL; 502 when the exchange cannot be reached, 504 on time-out. */

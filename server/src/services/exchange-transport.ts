@@ -1,13 +1,16 @@
 // The server's connections to the exchanges: one undici Agent (a keep-alive connection pool per exchange
 // origin) for every exchange call the server makes, its own (server mode, the house, reconciliation) and the
-// ones it relays for client mode (routes/exchange_relay). A trader 100–250 ms from the exchange pays a TCP
-// and TLS handshake (two to three round trips) on every cold connection; kept connections pay none.
+// ones it relays for client mode (routes/exchange_relay), all through the exchange budget of our address
+// (exchange-budget.ts). A trader 100–250 ms from the exchange pays a TCP and TLS handshake (two to three round
+// trips) on every cold connection; kept connections pay none.
 import { Agent, fetch as undiciFetch } from 'undici';
 import {
   ExchangeClient,
+  RELAY_HEADER,
   type ExchangeCredentials,
   type SigningKey,
 } from '../../../shared-core/exchange-client';
+import { BudgetRefusal, exchangeBudget, type Admission } from './exchange-budget';
 
 /** Idle exchange connections are kept this long (Binance closes idle ones after some minutes itself). */
 const KEEP_ALIVE_MS = 60_000;
@@ -21,17 +24,63 @@ export const exchangeAgent = new Agent({
   connect: { timeout: 5_000 },
 });
 
-/** fetch over the pool (undici's own fetch: the Agent and the fetch come from one undici). */
-const exchangeFetch = ((input: string | URL, init?: RequestInit) =>
-  undiciFetch(input, {
-    ...(init as Parameters<typeof undiciFetch>[1]),
-    dispatcher: exchangeAgent,
-  })) as unknown as typeof fetch;
+/**
+ * fetch over the pool, through the exchange budget (exchange-budget.ts): a request the budget refuses never
+ * leaves and is answered here with our own 429, Retry-After and RELAY_HEADER (the exchange client tells it
+ * from the exchange's answer); every answer's weight header, 429 and 418 are read by the budget.
+ */
+export async function budgetedFetch(
+  input: string | URL,
+  init: RequestInit = {},
+  who: { trader?: string } = {},
+): Promise<Response> {
+  const url = new URL(input);
+  let admission: Admission;
+  try {
+    admission = exchangeBudget.admit({
+      url: url.href,
+      method: init.method ?? 'GET',
+      path: url.pathname,
+      query: url.search.slice(1),
+      trader: who.trader,
+    });
+  } catch (error) {
+    if (!(error instanceof BudgetRefusal)) throw error;
+    return new Response(JSON.stringify({ detail: error.message }), {
+      status: 429,
+      headers: {
+        'content-type': 'application/json',
+        'retry-after': String(error.retryAfterS),
+        [RELAY_HEADER]: 'refused',
+      },
+    });
+  }
+  let response: Response;
+  try {
+    response = (await undiciFetch(url, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher: exchangeAgent,
+    })) as unknown as Response;
+  } catch (error) {
+    // Not reached (no connection): the exchange counted nothing. A time-out may have been counted.
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    if (!timedOut) admission.notSent();
+    throw error;
+  }
+  exchangeBudget.observe(url.href, response.status, (name) => response.headers.get(name) ?? undefined);
+  return response;
+}
 
-/** An exchange client of the server: its requests go over the pool. */
+/**
+ * An exchange client of the server: its requests go over the pool and through the budget, counted for the
+ * trader they are made for (none for the house account). A server-mode key was accepted when it was saved.
+ */
 export function serverExchangeClient(
   baseUrl: string,
   credentials: ExchangeCredentials | SigningKey,
+  trader?: string,
 ): ExchangeClient {
-  return new ExchangeClient({ baseUrl, credentials, fetch: exchangeFetch });
+  const fetch = ((input: string | URL, init?: RequestInit) =>
+    budgetedFetch(input, init, { trader })) as typeof globalThis.fetch;
+  return new ExchangeClient({ baseUrl, credentials, fetch });
 }

@@ -5,6 +5,8 @@ import { asc, sql } from 'drizzle-orm';
 import type { SymbolDict } from '../../../contracts';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
+import { exchangeBudget } from './exchange-budget';
+import { budgetedFetch } from './exchange-transport';
 
 const EXCHANGE_INFO_TIMEOUT_MS = 5000;
 
@@ -24,12 +26,25 @@ export function decimalsOfStep(step: string): number {
   return fraction.length;
 }
 
+interface RateLimit {
+  rateLimitType: string;
+  interval: string;
+  intervalNum: number;
+  limit: number;
+}
+
 export async function fetchExchangeSymbols(exchangeUrl: string) {
-  const response = await fetch(`${exchangeUrl}/fapi/v1/exchangeInfo`, {
+  const response = await budgetedFetch(`${exchangeUrl}/fapi/v1/exchangeInfo`, {
     signal: AbortSignal.timeout(EXCHANGE_INFO_TIMEOUT_MS),
   });
   if (!response.ok) throw new Error(`exchangeInfo answered HTTP ${response.status}`);
-  const info = (await response.json()) as { symbols?: ExchangeInfoSymbol[] };
+  const info = (await response.json()) as { symbols?: ExchangeInfoSymbol[]; rateLimits?: RateLimit[] };
+  // The exchange's own request-weight limit of our address is the budget's (services/exchange-budget.ts).
+  const weight = info.rateLimits?.find(
+    (limit) =>
+      limit.rateLimitType === 'REQUEST_WEIGHT' && limit.interval === 'MINUTE' && limit.intervalNum === 1,
+  );
+  if (weight) exchangeBudget.setLimit(exchangeUrl, weight.limit);
   return (info.symbols ?? [])
     .filter(
       (s) =>

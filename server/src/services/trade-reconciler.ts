@@ -383,7 +383,7 @@ async function openTokenOrSkip(
   try {
     const opened = await access.open(userUuid, platformUuid, pin);
     return {
-      client: serverExchangeClient(opened.platform.base_url, opened.content),
+      client: serverExchangeClient(opened.platform.base_url, opened.content, userUuid),
       tokenUuid: opened.row.trade_token_uuid,
     };
   } catch (error) {

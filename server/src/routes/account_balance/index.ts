@@ -49,7 +49,7 @@ export const accountBalanceRoutes: FastifyPluginAsyncZod = async (app) => {
         if (error instanceof WrongPinError) throw new HttpError(403, TradeTokenMessage.WRONG_PIN_CODE);
         throw error;
       }
-      const client = serverExchangeClient(opened.platform.base_url, opened.content);
+      const client = serverExchangeClient(opened.platform.base_url, opened.content, request.userUuid);
       try {
         const result = await client.getAccount();
         await touchTradeToken(app.db, opened.row.trade_token_uuid);

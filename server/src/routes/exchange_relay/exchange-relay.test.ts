@@ -1,6 +1,7 @@
 // The signed-request relay (docs/relay.md) on a listening app and a real paper exchange: the shared exchange
 // client signs with trade-core and sends through /api/exchange_relay/{platform_uuid}, as the page does in
 // client mode. What it forwards, what it refuses, and what it keeps out of the log.
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
@@ -13,6 +14,7 @@ import {
 } from '../../../../shared-core/exchange-client';
 import { clientOrderIds, closePosition, openPosition } from '../../../../shared-core/trade-flow';
 import { EgressIp } from '../../services/egress-ip';
+import { DEFAULT_WEIGHT_LIMIT, NEW_KEY_WEIGHT, READ_SHARE } from '../../services/exchange-budget';
 import { createLogger } from '../../services/logger';
 import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
 import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
@@ -353,5 +355,136 @@ describe('exchange relay', () => {
     expect(refused?.message).toMatch(/Too many exchange requests through Signaldesk/);
     const fresh = exchange.admin.createAccount('5000');
     expect((await relayClient(fresh, traderB).client.getAccount()).total_wallet_balance).toBe(5000);
+  });
+});
+
+describe('the exchange budget of our address (services/exchange-budget.ts)', () => {
+  const madeUpRead = (trader: typeof traderA) =>
+    fetch(
+      `${relayBase()}/fapi/v2/account?timestamp=${Date.now()}&signature=${randomBytes(32).toString('hex')}`,
+      { headers: { ...trader.headers, 'x-mbx-apikey': randomBytes(24).toString('hex') } },
+    );
+
+  it('a flood of made-up keys from two accounts costs the budget almost nothing; a third trader trades on', async () => {
+    const flooders = [await signUpAndLogIn(t.app, 'flooder'), await signUpAndLogIn(t.app, 'flooder')];
+    const answers: Response[] = [];
+    // As the reproduction did: reads with made-up keys and random signatures, in bursts, from both accounts.
+    for (let burst = 0; burst < 4; burst += 1) {
+      answers.push(
+        ...(await Promise.all(flooders.flatMap((f) => Array.from({ length: 25 }, () => madeUpRead(f))))),
+      );
+    }
+    const forwarded = answers.filter((answer) => !answer.headers.get(RELAY_HEADER));
+    const refused = answers.filter((answer) => answer.headers.get(RELAY_HEADER));
+    // Each made-up key gets NEW_KEY_WEIGHT at most (a read weighs 5): the rest is ours to refuse, with Retry-After.
+    expect(forwarded.length).toBeLessThanOrEqual((2 * NEW_KEY_WEIGHT) / 5);
+    expect(forwarded.map((answer) => answer.status)).not.toContain(429);
+    expect(new Set(refused.map((answer) => answer.status))).toEqual(new Set([429]));
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused[0]!.json()).toEqual({ detail: expect.stringMatching(/not accepted yet/) });
+
+    // The third trader's key is accepted on its first 2xx; its reads and a whole trade go through.
+    const third = await signUpAndLogIn(t.app, 'third');
+    exchange.admin.setPrice('ADAUSDT', '0.9');
+    const account = exchange.admin.createAccount('5000');
+    const { client, sent } = relayClient(account, third);
+    expect((await client.getAccount()).total_wallet_balance).toBe(5000);
+    const signal = crypto.randomUUID();
+    const opened = await openPosition(client, {
+      symbol_pair: 'ADAUSDT',
+      trade_direction: 'BUY',
+      trade_margin: 10,
+      trade_leverage: 10,
+      trade_stop_loss_percent: 10,
+      symbol_price_precision: 4,
+      symbol_quantity_precision: 0,
+      signal_uuid: signal,
+    });
+    await closePosition(client, {
+      symbol_pair: 'ADAUSDT',
+      trade_direction: 'BUY',
+      trade_quantity: opened.trade_quantity,
+      trade_leverage: 10,
+      trade_stop_order_id: opened.trade_stop_order_id,
+      trade_order_id: opened.trade_order_id,
+      trade_status: 'manual_close',
+    });
+    // (Its 400s are the exchange's "already so" answers the flow expects, -4046 and -4059.)
+    expect(sent.map((answer) => answer.status).filter((status) => status === 429 || status === 418)).toEqual(
+      [],
+    );
+    const position = await client.getPositionRisk('ADAUSDT');
+    expect(Number(position.positionAmt)).toBe(0);
+    // The exchange's count of our address never came near its limit.
+    const used = Number(sent.at(-1)!.headers.get('x-mbx-used-weight-1m'));
+    expect(used).toBeLessThan(DEFAULT_WEIGHT_LIMIT * READ_SHARE);
+  });
+
+  /**
+   * Runs `test` with a key already accepted for trader B, and gives the exchange its limits back afterwards
+   * (the test changes them to make it refuse our address).
+   */
+  async function withExchangeLimits(
+    test: (
+      limits: typeof exchange.exchange.limiter.limits,
+      saved: typeof exchange.exchange.limiter.limits,
+      account: ReturnType<typeof exchange.admin.createAccount>,
+      client: ExchangeClient,
+    ) => Promise<void>,
+  ) {
+    const limits = exchange.exchange.limiter.limits;
+    const saved = { ...limits };
+    const account = exchange.admin.createAccount('5000');
+    const { client } = relayClient(account, traderB);
+    await client.getAccount();
+    try {
+      await test(limits, saved, account, client);
+    } finally {
+      Object.assign(limits, saved);
+    }
+  }
+
+  it("after the exchange's 418 nothing reaches it until its Retry-After has passed, for every trader", async () => {
+    await withExchangeLimits(async (limits, saved, account, client) => {
+      // Our address goes on after 429s (sent straight to the exchange, not through the budget): banned for 2 s.
+      Object.assign(limits, { requestWeightPerMinute: 1, requestsAfter429: 0, banSeconds: 2 });
+      for (let i = 0; i < 3; i += 1) await fetch(`${exchange.url}/fapi/v1/ping`);
+      const banned = await errorOf(client.getAccount());
+      expect(banned.status).toBe(418);
+      const before = exchange.exchange.requests.of(account.apiKey).length;
+      // Now the relay refuses itself, for this trader and the others, and the exchange sees nothing.
+      const paused = await errorOf(client.getAccount());
+      expect(paused.status).toBe(429);
+      expect(paused.message).toMatch(/asked Signaldesk to pause its requests \(HTTP 418\)/);
+      const other = await fetch(`${relayBase()}/fapi/v2/account?${signedQuery(account, [])}`, {
+        headers: { ...traderA.headers, 'x-mbx-apikey': randomBytes(24).toString('hex') },
+      });
+      expect(other.status).toBe(429);
+      expect(Number(other.headers.get('retry-after'))).toBeLessThanOrEqual(2);
+      expect(exchange.exchange.requests.of(account.apiKey)).toHaveLength(before);
+      Object.assign(limits, saved);
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      expect((await client.getAccount()).total_wallet_balance).toBe(5000);
+    });
+  });
+
+  // Last in the file: the pause lasts to the end of the exchange's minute.
+  it("after the exchange's 429 nothing reaches it for the Retry-After it gave", async () => {
+    await withExchangeLimits(async (limits, saved, account, client) => {
+      Object.assign(limits, { requestWeightPerMinute: 1 });
+      const limited = await errorOf(client.getAccount());
+      expect(limited.status).toBe(429);
+      expect(limited.code).toBe(-1003);
+      const before = exchange.exchange.requests.of(account.apiKey).length;
+      Object.assign(limits, saved);
+      const paused = await fetch(`${relayBase()}/fapi/v2/account?${signedQuery(account, [])}`, {
+        headers: { ...traderB.headers, 'x-mbx-apikey': account.apiKey },
+      });
+      expect(paused.status).toBe(429);
+      expect(paused.headers.get(RELAY_HEADER)).toBe('refused');
+      expect(Number(paused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(paused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(exchange.exchange.requests.of(account.apiKey)).toHaveLength(before);
+    });
   });
 });

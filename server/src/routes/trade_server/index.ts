@@ -69,7 +69,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
   const clientFor = async (userUuid: string, platformUuid: string, pinCode: string) => {
     try {
       const opened = await access.open(userUuid, platformUuid, pinCode);
-      const client = serverExchangeClient(opened.platform.base_url, opened.content);
+      const client = serverExchangeClient(opened.platform.base_url, opened.content, userUuid);
       return { client, tokenUuid: opened.row.trade_token_uuid };
     } catch (error) {
       if (error instanceof WrongPinError) throw new HttpError(403, TradeTokenMessage.WRONG_PIN_CODE);
