@@ -66,18 +66,22 @@ export function requireApiKey(accounts: Accounts, header: string | undefined, ip
   return account;
 }
 
+/**
+ * Signatures are read as strictly as the product writes them, so no test passes on leniency: HMAC-SHA256 as
+ * 64 hex digits (either case), Ed25519 as standard base64 with its padding (88 characters, 64 bytes). Another
+ * encoding of the same bytes (unpadded, URL-safe, a trailing line break, a '+' left unencoded and read as a
+ * space) is an invalid signature, -1022.
+ */
 function verifyHmac(secret: string, payload: string, signature: string): boolean {
-  const expected = crypto.createHmac('sha256', secret).update(payload).digest('hex');
-  const given = signature.toLowerCase();
-  if (given.length !== expected.length || !/^[0-9a-f]+$/.test(given)) return false;
-  return crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+  if (!/^[0-9a-fA-F]{64}$/.test(signature)) return false;
+  const expected = crypto.createHmac('sha256', secret).update(payload).digest();
+  return crypto.timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 
 function verifyEd25519(publicKeyPem: string, payload: string, signature: string): boolean {
+  if (!/^[A-Za-z0-9+/]{86}==$/.test(signature)) return false;
   try {
-    // The base64 signature arrives URL-encoded; an unencoded '+' has already been decoded to a space.
-    const bytes = Buffer.from(signature.replace(/ /g, '+'), 'base64');
-    return crypto.verify(null, Buffer.from(payload), publicKeyPem, bytes);
+    return crypto.verify(null, Buffer.from(payload), publicKeyPem, Buffer.from(signature, 'base64'));
   } catch {
     return false;
   }

@@ -23,6 +23,10 @@ export function exchangeHttpError(error: ExchangeError): HttpError {
   if (error.failure === ExchangeFailure.EXCHANGE && error.code === undefined && error.status === 429) {
     return new HttpError(429, error.message);
   }
+  // The transport's own text (undici's) can quote the request, its API key header included: never passed on.
+  if (error.failure === ExchangeFailure.FETCH) {
+    return new HttpError(502, `${error.operation}: The exchange could not be reached`);
+  }
   const refused =
     error.failure === ExchangeFailure.EXCHANGE &&
     error.code !== undefined &&

@@ -15,6 +15,7 @@ import { MarketFeed } from '../src/engine/market-feed';
 import { insertSignal, type SignalRow, type SymbolRow } from '../src/engine/signal-store';
 import { initTradeCore } from '../../shared-core/trade-core-node';
 import type { EgressIp } from '../src/services/egress-ip';
+import type { SecretBox } from '../src/services/secret-box';
 import { BINANCE_PLATFORM_UUID } from '../src/services/platforms';
 import { usePasswordCostForTests } from '../src/services/password';
 
@@ -32,6 +33,11 @@ export interface TestAppOptions {
   /** Relayed exchange requests a trader may make a minute (routes/exchange_relay). */
   relayRequestsPerMinute?: number;
   egressIp?: EgressIp;
+  /**
+   * Another instance of the same deployment: this app runs on that app's database (left open when this one
+   * closes) with its master key, as instances on one DATABASE_URL with one SIGNALDESK_MASTER_KEY do.
+   */
+  instanceOf?: { db: Database; app: { secretBox: SecretBox } };
 }
 
 /** A clock the test moves forward (token expiry, rate-limit windows) instead of waiting. */
@@ -74,7 +80,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
   // Sign-ups and logins hash at a test cost (services/password.ts): these tests are not about scrypt's cost.
   usePasswordCostForTests('test');
   await initTradeCore();
-  const database = await openTestDatabase();
+  const database = options.instanceOf
+    ? { db: options.instanceOf.db, close: async () => undefined }
+    : await openTestDatabase();
   const clock = new TestClock();
   // Never started: the routes under test do not need live prices.
   const feed = new MarketFeed(
@@ -93,6 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     clock: clock.now,
     relayRequestsPerMinute: options.relayRequestsPerMinute,
     egressIp: options.egressIp,
+    secretBox: options.instanceOf?.app.secretBox,
   });
   await app.ready();
   return {

@@ -541,6 +541,41 @@ describe("B never reaches A's resources", () => {
     t.clock.nowMs = Math.max(moved, t.clock.nowMs);
   });
 
+  it("B cannot squat A's exchange key with requests the exchange refuses: A's own signed request still passes", async () => {
+    const moved = t.clock.nowMs;
+    t.clock.nowMs = Date.now();
+    try {
+      const account = exchange.admin.createAccount('4321');
+      const relayed = (trader: Trader, query: string) =>
+        t.app.inject({
+          method: 'GET',
+          url: `/api/exchange_relay/${PAPER_PLATFORM_UUID}/fapi/v2/account?${query}`,
+          headers: { ...trader.headers, 'x-mbx-apikey': account.apiKey },
+        });
+      const forged = randomBytes(32).toString('hex');
+      for (const query of [
+        `a=1&a=2&timestamp=${Date.now()}&signature=${forged}`,
+        `timestamp=${Date.now()}&signature=${forged}`,
+      ]) {
+        const refused = await relayed(b, query);
+        expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+      }
+      const query = signerFor(account.apiSecret).signedQuery([], {
+        timestamp: Date.now(),
+        recvWindow: 10_000,
+      });
+      const own = await relayed(a, query);
+      expect(own.statusCode, own.body).toBe(200);
+      const signedByB = signerFor(account.apiSecret).signedQuery([], {
+        timestamp: Date.now() + 1,
+        recvWindow: 10_000,
+      });
+      expect((await relayed(b, signedByB)).statusCode).toBe(403);
+    } finally {
+      t.clock.nowMs = Math.max(moved, t.clock.nowMs);
+    }
+  });
+
   it('/auth/me answers the caller, never the other trader', async () => {
     expect((await as(b).get('/api/auth/me/')).json().result).toMatchObject({
       user_uuid: b.user_uuid,

@@ -652,12 +652,43 @@ describe('generated input never makes a 5xx, and every rejection is a 4xx with a
 // ---------------------------------------------------------------------------------------------------------
 // Bugs this suite found, fixed since: each case keeps them fixed.
 
+const randomHex = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
+
 describe('fixed bugs stay fixed', () => {
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, headers, payload });
 
   // Was a bug (issue 33): made-up keys with random signatures were all forwarded, each weighing 5 of the
   // exchange's 2400 a minute for our whole address. Now a trader's keys that the exchange never accepted have a
   // small allowance; past it the relay refuses, before anything leaves, with 429, a detail and Retry-After.
+  // Was a bug (issue 34): the relay remembered a signature's text, so a re-encoded copy of an Ed25519 signature
+  // was a new request to it; and a HEAD on a relayed GET path was forwarded. Now a signature is accepted only as
+  // the product writes it, and HEAD is not a relay route.
+  it('a relayed request with a re-encoded signature, or HEAD, is refused with a detail and never forwarded', async () => {
+    // Bytes whose base64 holds '+' and '/', so the URL-safe spelling differs.
+    const base64 = Buffer.alloc(64, 0xfb).toString('base64');
+    for (const signature of [
+      encodeURIComponent(base64.replace(/=+$/, '')),
+      encodeURIComponent(base64.replace(/\+/g, '-').replace(/\//g, '_')),
+      `${encodeURIComponent(base64)}%0A`,
+      'ab'.repeat(33),
+    ]) {
+      const answer = await t.app.inject({
+        method: 'GET',
+        url: `/api/exchange_relay/${PAPER_PLATFORM_UUID}/fapi/v2/account?timestamp=${t.clock.now()}&signature=${signature}`,
+        headers: { ...headers, 'x-mbx-apikey': credentials.api_key },
+      });
+      expect(answer.statusCode, signature).toBe(400);
+      expect(answer.headers[RELAY_HEADER], answer.body).toBe('refused');
+      expect(answer.json().detail).toMatch(/signature must be 64 hex digits/);
+    }
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/api/exchange_relay/${PAPER_PLATFORM_UUID}/fapi/v2/account?timestamp=${t.clock.now()}&signature=${'ab'.repeat(32)}`,
+      headers: { ...headers, 'x-mbx-apikey': credentials.api_key },
+    });
+    expect(head.statusCode).toBe(404);
+  });
+
   it('a flood of made-up relay keys is refused with 429 and a detail once its allowance is spent', async () => {
     const flooder = await signUpAndLogIn(t.app, 'flooder');
     const statuses: number[] = [];
@@ -665,7 +696,7 @@ describe('fixed bugs stay fixed', () => {
     for (let i = 0; i < 12; i += 1) {
       last = await t.app.inject({
         method: 'GET',
-        url: `/api/exchange_relay/${PAPER_PLATFORM_UUID}/fapi/v2/account?timestamp=${t.clock.now()}&signature=${'ab'.repeat(32)}${i}`,
+        url: `/api/exchange_relay/${PAPER_PLATFORM_UUID}/fapi/v2/account?timestamp=${t.clock.now()}&signature=${randomHex()}`,
         headers: { ...flooder.headers, 'x-mbx-apikey': `made-up-${i}` },
       });
       statuses.push(last.statusCode);

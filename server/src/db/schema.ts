@@ -192,3 +192,13 @@ export const exchangePauses = pgTable('exchange_pauses', {
   paused_until: timestamp('paused_until', { withTimezone: true }).notNull(),
   status: integer('status').notNull(),
 });
+
+/**
+ * Signed requests the relay forwarded (services/exchange-relay.ts): a digest of the platform, the API key and the
+ * signature's decoded bytes, kept until the exchange can no longer accept the request; a second insert of one
+ * digest is a replay, on any instance.
+ */
+export const relaySignatures = pgTable('relay_signatures', {
+  signature_digest: text('signature_digest').primaryKey(),
+  expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

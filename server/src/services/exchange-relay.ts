@@ -3,18 +3,21 @@
 // platform's base URL over the server's pooled connections (exchange-transport.ts) and hands back the
 // exchange's status, body and rate-limit headers. What it checks before a request leaves:
 // - the call is one the product makes (RELAYED_CALLS) and carries a fresh timestamp and a signature;
-// - the signature was never forwarded before: a signed request goes to the exchange at most once (nothing
-//   can replay an order through us), remembered until its timestamp can no longer be accepted;
+// - the signature is one the product makes (64 hex digits, or padded base64 of 64 bytes) and was never
+//   forwarded before, by any instance: a signed request goes to the exchange at most once (nothing can replay
+//   an order through us, in any encoding), remembered in relay_signatures until its timestamp can no longer
+//   be accepted;
 // - the API key is not bound to another trader (relayApiKeys in db/schema.ts); a key is bound to the trader
 //   whose request with it the exchange answered with a 2xx;
 // - the exchange budget of our address has room for it (exchange-budget.ts).
-// Nothing of a request is stored or logged beyond method, path, status and time (services/logger.ts keeps
-// the query string of relay URLs out of the log).
-import { and, eq } from 'drizzle-orm';
+// Nothing of a request is stored or logged beyond method, path, status, time and that digest of its
+// signature (services/logger.ts keeps the query string of relay routes out of the log).
+import { createHash } from 'node:crypto';
+import { eq, lt } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { request as undiciRequest, errors as undiciErrors } from 'undici';
 import type { Database } from '../db';
-import { relayApiKeys } from '../db/schema';
+import { relayApiKeys, relaySignatures } from '../db/schema';
 import { HttpError } from '../http-error';
 import { exchangeBudget } from './exchange-budget';
 import { exchangeAgent } from './exchange-transport';
@@ -32,8 +35,8 @@ const MAX_RECV_WINDOW_MS = 60_000;
  * open a window for a replay.
  */
 const RELAY_CLOCK_ALLOWANCE_MS = 60_000;
-/** Remembered signatures; far more than the per-trader rate limit lets through in their lifetime. */
-const MAX_REMEMBERED_SIGNATURES = 500_000;
+/** Remembered signatures past their time are deleted at most this often. */
+const SIGNATURE_PURGE_MS = 60_000;
 
 /** Answer headers handed back with the exchange's answer (binance-fapi.md §1 rate-limit headers). */
 const PASSED_HEADERS = /^(content-type|retry-after|x-mbx-used-weight(-\w+)?|x-mbx-order-count-\w+)$/i;
@@ -58,12 +61,9 @@ export interface RelayAnswer {
 }
 
 export class ExchangeRelay {
-  private readonly signatures = new LRUCache<string, true>({
-    max: MAX_REMEMBERED_SIGNATURES,
-    ttlAutopurge: false,
-  });
   /** Key digest → owner, for keys seen bound in this process (a binding never changes hands). */
   private readonly owners = new LRUCache<string, string>({ max: 100_000 });
+  private lastPurge = 0;
 
   constructor(
     private readonly db: Database,
@@ -73,15 +73,10 @@ export class ExchangeRelay {
 
   async forward(relayed: RelayedRequest): Promise<RelayAnswer> {
     const { signature, expiresAt } = this.checkSigned(relayed.query);
-    const digest = this.box.digest('relay api key', `${relayed.platformUuid}:${relayed.apiKey}`);
+    const digest = relayKeyDigest(this.box, relayed.platformUuid, relayed.apiKey);
     const owner = await this.ownerOf(digest);
     if (owner !== undefined && owner !== relayed.userUuid) {
       throw new HttpError(403, 'This exchange API key is connected to another Signaldesk account');
-    }
-    // Remembered before it leaves: a copy that arrives while the first is in flight is refused too.
-    const now = this.clock();
-    if (this.signatures.has(signature)) {
-      throw new HttpError(409, 'This signed request was relayed already');
     }
     // The exchange budget of our address (exchange-budget.ts): a key not yet accepted for this trader gets
     // only a small allowance. Refused, nothing is remembered or sent.
@@ -93,7 +88,12 @@ export class ExchangeRelay {
       trader: relayed.userUuid,
       provenKey: owner === relayed.userUuid,
     });
-    this.signatures.set(signature, true, { ttl: Math.max(1, expiresAt - now) });
+    // Remembered before it leaves, in the database (every instance sees it): a copy that arrives while the
+    // first is in flight, or at another instance, is refused too.
+    if (!(await this.remember(relayed, signature, expiresAt))) {
+      admission.notSent();
+      throw new HttpError(409, 'This signed request was relayed already');
+    }
     let answer: RelayAnswer;
     try {
       answer = await send(relayed);
@@ -105,17 +105,47 @@ export class ExchangeRelay {
     exchangeBudget.observe(relayed.baseUrl, answer.status, (name) => answer.headers[name]);
     if (acceptsKey(answer)) {
       admission.keyAccepted();
-      if (owner === undefined) await this.bind(digest, relayed.userUuid);
+      if (owner === undefined) this.owners.set(digest, await bindRelayKey(this.db, digest, relayed.userUuid));
     }
     return answer;
   }
 
-  /** The signature and the time until which the exchange could still accept the request. */
-  private checkSigned(query: string): { signature: string; expiresAt: number } {
+  /**
+   * Records the signature (its decoded bytes, with the platform and the key: every encoding of one signature is
+   * one entry) until the exchange can no longer accept the request; false when it was recorded already.
+   * Entries past their time are purged at most once a minute.
+   */
+  private async remember(relayed: RelayedRequest, signature: Buffer, expiresAt: number): Promise<boolean> {
+    const digest = createHash('sha256')
+      .update(`${relayed.platformUuid}\n${relayed.apiKey}\n`)
+      .update(signature)
+      .digest('base64url');
+    const now = this.clock();
+    if (now - this.lastPurge > SIGNATURE_PURGE_MS) {
+      this.lastPurge = now;
+      await this.db.delete(relaySignatures).where(lt(relaySignatures.expires_at, new Date(now)));
+    }
+    const inserted = await this.db
+      .insert(relaySignatures)
+      .values({ signature_digest: digest, expires_at: new Date(expiresAt) })
+      .onConflictDoNothing()
+      .returning({ digest: relaySignatures.signature_digest });
+    return inserted.length === 1;
+  }
+
+  /** The signature's bytes and the time until which the exchange could still accept the request. */
+  private checkSigned(query: string): { signature: Buffer; expiresAt: number } {
     const params = new URLSearchParams(query);
-    const signature = params.get('signature')?.toLowerCase();
-    if (!signature || !/(^|&)signature=[^&]+$/.test(query)) {
+    const texts = params.getAll('signature');
+    if (texts.length !== 1 || !/(^|&)signature=[^&]+$/.test(query)) {
       throw new HttpError(400, 'A relayed request must end with its signature');
+    }
+    const signature = signatureBytes(texts[0]!);
+    if (!signature) {
+      throw new HttpError(
+        400,
+        'The signature must be 64 hex digits (HMAC-SHA256) or the padded base64 of 64 bytes (Ed25519), percent-encoded',
+      );
     }
     const timestamp = Number(params.get('timestamp'));
     const recvWindow = Number(params.get('recvWindow') ?? DEFAULT_RECV_WINDOW_MS);
@@ -145,19 +175,35 @@ export class ExchangeRelay {
     if (row) this.owners.set(digest, row.user_uuid);
     return row?.user_uuid;
   }
+}
 
-  /** Binds the key to the trader unless another trader's request bound it first. */
-  private async bind(digest: string, userUuid: string): Promise<void> {
-    await this.db
-      .insert(relayApiKeys)
-      .values({ key_digest: digest, user_uuid: userUuid, created_at: new Date(this.clock()) })
-      .onConflictDoNothing();
-    const [row] = await this.db
-      .select({ user_uuid: relayApiKeys.user_uuid })
-      .from(relayApiKeys)
-      .where(and(eq(relayApiKeys.key_digest, digest)));
-    if (row) this.owners.set(digest, row.user_uuid);
-  }
+/**
+ * The bytes of a signature as the product signs: 64 hex digits, either case (HMAC-SHA256), or standard base64
+ * with its padding of 64 bytes (Ed25519); undefined for anything else (another encoding of the same bytes
+ * included: one signature, one text).
+ */
+export function signatureBytes(text: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/]{86}==$/.test(text)) return Buffer.from(text, 'base64');
+  return undefined;
+}
+
+/** The keyed digest an API key is bound by (never the key itself). */
+export function relayKeyDigest(box: SecretBox, platformUuid: string, apiKey: string): string {
+  return box.digest('relay api key', `${platformUuid}:${apiKey}`);
+}
+
+/**
+ * Binds an API key to a trader unless another trader holds it already; answers the owner. Called after the
+ * exchange's 2xx to a request signed with the key (the relay, a server-mode token's check) and for the house.
+ */
+export async function bindRelayKey(db: Database, digest: string, userUuid: string): Promise<string> {
+  await db.insert(relayApiKeys).values({ key_digest: digest, user_uuid: userUuid }).onConflictDoNothing();
+  const [row] = await db
+    .select({ user_uuid: relayApiKeys.user_uuid })
+    .from(relayApiKeys)
+    .where(eq(relayApiKeys.key_digest, digest));
+  return row?.user_uuid ?? userUuid;
 }
 
 /**

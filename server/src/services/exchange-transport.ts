@@ -10,6 +10,7 @@ import {
   type ExchangeCredentials,
   type SigningKey,
 } from '../../../shared-core/exchange-client';
+import { HttpError } from '../http-error';
 import { BudgetRefusal, exchangeBudget, type Admission } from './exchange-budget';
 
 /** Idle exchange connections are kept this long (Binance closes idle ones after some minutes itself). */
@@ -32,7 +33,7 @@ export const exchangeAgent = new Agent({
 export async function budgetedFetch(
   input: string | URL,
   init: RequestInit = {},
-  who: { trader?: string } = {},
+  who: { trader?: string; newKey?: boolean } = {},
 ): Promise<Response> {
   const url = new URL(input);
   let admission: Admission;
@@ -43,6 +44,7 @@ export async function budgetedFetch(
       path: url.pathname,
       query: url.search.slice(1),
       trader: who.trader,
+      provenKey: who.newKey ? false : undefined,
     });
   } catch (error) {
     if (!(error instanceof BudgetRefusal)) throw error;
@@ -68,19 +70,28 @@ export async function budgetedFetch(
     throw error;
   }
   exchangeBudget.observe(url.href, response.status, (name) => response.headers.get(name) ?? undefined);
+  if (response.ok) admission.keyAccepted();
   return response;
 }
 
 /**
  * An exchange client of the server: its requests go over the pool and through the budget, counted for the
- * trader they are made for (none for the house account). A server-mode key was accepted when it was saved.
+ * trader they are made for (none for the house account). A key being checked before the exchange has accepted
+ * it (`newKey`) spends the small allowance of such keys (exchange-budget.ts).
  */
 export function serverExchangeClient(
   baseUrl: string,
   credentials: ExchangeCredentials | SigningKey,
   trader?: string,
+  options: { newKey?: boolean } = {},
 ): ExchangeClient {
   const fetch = ((input: string | URL, init?: RequestInit) =>
-    budgetedFetch(input, init, { trader })) as typeof globalThis.fetch;
-  return new ExchangeClient({ baseUrl, credentials, fetch });
+    budgetedFetch(input, init, { trader, newKey: options.newKey })) as typeof globalThis.fetch;
+  try {
+    return new ExchangeClient({ baseUrl, credentials, fetch });
+  } catch {
+    // Only the signer can fail here: a secret that looks like a PEM key and is not one. The parser's own text
+    // stays out of the answer (it can quote the input).
+    throw new HttpError(400, 'api_secret: not a valid Ed25519 private key (PKCS#8 PEM)');
+  }
 }

@@ -13,6 +13,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { PIN_CODE_LENGTH } from '../../../contracts';
 import { ExchangeError, ExchangeFailure } from '../../../shared-core/exchange-client';
+import { bindRelayKey, relayKeyDigest } from './exchange-relay';
 import { serverExchangeClient } from './exchange-transport';
 import type { Database } from '../db';
 import { serverSecrets, users } from '../db/schema';
@@ -100,7 +101,10 @@ export async function ensureHouseAccount(options: EnsureHouseAccountOptions): Pr
   const userKey = userTradeTokenKey(box, user);
 
   const stored = await findTradeToken(db, user.user_uuid, platformUuid);
-  if (stored && (await isUsable(box, stored, pin, userKey, platform.base_url, log))) {
+  const usableKey = stored && (await usableApiKey(box, stored, pin, userKey, platform.base_url, log));
+  if (usableKey) {
+    // The house's key is the house's: the relay refuses it to every trader (docs/relay.md).
+    await bindRelayKey(db, relayKeyDigest(box, platformUuid, usableKey), user.user_uuid);
     log.info({ platform_uuid: platformUuid }, 'house: paper account ready');
     return { user_uuid: user.user_uuid, platform, pin_code: pin };
   }
@@ -112,32 +116,33 @@ export async function ensureHouseAccount(options: EnsureHouseAccountOptions): Pr
     { platform_uuid: platformUuid, pin_code: pin, api_key: account.apiKey, api_secret: account.apiSecret },
     clock(),
   );
+  await bindRelayKey(db, relayKeyDigest(box, platformUuid, account.apiKey), user.user_uuid);
   log.info({ platform_uuid: platformUuid, balance: HOUSE_BALANCE }, 'house: new paper account funded');
   return { user_uuid: user.user_uuid, platform, pin_code: pin };
 }
 
-async function isUsable(
+async function usableApiKey(
   box: SecretBox,
   row: NonNullable<Awaited<ReturnType<typeof findTradeToken>>>,
   pin: string,
   userKey: string,
   baseUrl: string,
   log: EnsureHouseAccountOptions['log'],
-): Promise<boolean> {
+): Promise<string | undefined> {
   let credentials;
   try {
     credentials = openTradeToken(box, row, pin, userKey);
   } catch (error) {
-    if (error instanceof WrongPinError) return false;
+    if (error instanceof WrongPinError) return undefined;
     throw error;
   }
   try {
     await serverExchangeClient(baseUrl, credentials).getAccount();
-    return true;
+    return credentials.api_key;
   } catch (error) {
     if (!(error instanceof ExchangeError)) throw error;
     const unknownKey = error.failure === ExchangeFailure.EXCHANGE && error.code === INVALID_API_KEY;
     if (!unknownKey) log.warn({ message: error.message }, 'house: the paper account could not be checked');
-    return !unknownKey;
+    return unknownKey ? undefined : credentials.api_key;
   }
 }

@@ -119,4 +119,18 @@ describe('log redaction', () => {
     expect(redactUrl('/api/ws_core/abc.DEF-123?x=1')).toBe(`/api/ws_core/${REDACTED}?x=1`);
     expect(redactUrl('/api/auth/me/')).toBe('/api/auth/me/');
   });
+
+  it('redacts by the route that matched, whatever the spelling of the path (issue 34)', () => {
+    expect(redactUrl('/api/ws%5Fcore/abc.DEF-123', '/api/ws_core/:token')).toBe(`/api/ws_core/${REDACTED}`);
+    expect(redactUrl('/api/ws%5fcore/abc.DEF-123')).toBe(`/api/ws_core/${REDACTED}`);
+    expect(
+      redactUrl(
+        '/api/exchange%5Frelay/p/fapi/v2/account?timestamp=1&signature=ab',
+        '/api/exchange_relay/:platform_uuid/fapi/v2/account',
+      ),
+    ).toBe('/api/exchange%5Frelay/p/fapi/v2/account');
+    expect(redactUrl('/api/exchange%5frelay/p/fapi/v2/account?signature=ab')).toBe(
+      '/api/exchange%5frelay/p/fapi/v2/account',
+    );
+  });
 });

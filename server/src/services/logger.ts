@@ -29,16 +29,30 @@ const REDACT_PATHS = [
 
 /**
  * /api/ws_core/<token> → /api/ws_core/[redacted] (the token is a bearer credential until used); a relayed
- * exchange request keeps its path only (its query holds the signed parameters, docs/relay.md).
+ * exchange request keeps its path only (its query holds the signed parameters, docs/relay.md). Decided by the
+ * route that matched when there is one (`route`), else by the decoded path: a percent-encoded spelling such
+ * as /api/exchange%5Frelay/ reaches the same route and is redacted the same.
  */
-export function redactUrl(url: string | undefined): string | undefined {
-  if (url?.includes('/exchange_relay/')) return url.split('?')[0];
-  return url?.replace(/(\/ws_core\/)[^/?#]+/, `$1${REDACTED}`);
+export function redactUrl(url: string | undefined, route?: string): string | undefined {
+  if (url === undefined) return url;
+  const [rawPath = '', ...query] = url.split('?');
+  let path = rawPath;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    // A malformed escape: judged on the text as it came.
+  }
+  if (route?.startsWith('/api/exchange_relay/') || path.includes('/exchange_relay/')) return rawPath;
+  if (route === '/api/ws_core/:token' || path.includes('/ws_core/')) {
+    return [`/api/ws_core/${REDACTED}`, ...query].join('?');
+  }
+  return url;
 }
 
 interface LoggedRequest {
   method?: string;
   url?: string;
+  routeOptions?: { url?: string };
   host?: string;
   ip?: string;
   socket?: { remotePort?: number };
@@ -65,7 +79,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         err: serializeError,
         req: (request: LoggedRequest) => ({
           method: request.method,
-          url: redactUrl(request.url),
+          url: redactUrl(request.url, request.routeOptions?.url),
           host: request.host,
           remoteAddress: request.ip,
           remotePort: request.socket?.remotePort,

@@ -9,10 +9,10 @@ import {
   errorBody,
   getAccountBalanceBody,
 } from '../../../../contracts';
-import { ExchangeError, ExchangeFailure } from '../../../../shared-core/exchange-client';
+import { ExchangeError } from '../../../../shared-core/exchange-client';
 import { serverExchangeClient } from '../../services/exchange-transport';
 import { bearerSecurity } from '../../services/access-token';
-import { HttpError } from '../../http-error';
+import { exchangeHttpError, HttpError } from '../../http-error';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import { WrongPinError, touchTradeToken } from '../../services/trade-tokens';
 
@@ -60,9 +60,8 @@ export const accountBalanceRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         if (!(error instanceof ExchangeError)) throw error;
         // The exchange refused with a code (bad key, permissions …): the trader's to fix, so 400 with the
-        // catalogue text. The exchange could not be reached or answered without a code: 502.
-        const refused = error.failure === ExchangeFailure.EXCHANGE && error.code !== undefined;
-        throw new HttpError(refused ? 400 : 502, error.message);
+        // catalogue text. Not reached, or failing: 502; our budget's refusal: 429 (http-error.ts, one mapping).
+        throw exchangeHttpError(error);
       }
     },
   );

@@ -1,7 +1,7 @@
 // The signed-request relay (docs/relay.md) on a listening app and a real paper exchange: the shared exchange
 // client signs with trade-core and sends through /api/exchange_relay/{platform_uuid}, as the page does in
 // client mode. What it forwards, what it refuses, and what it keeps out of the log.
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
@@ -13,7 +13,10 @@ import {
   signerFor,
 } from '../../../../shared-core/exchange-client';
 import { clientOrderIds, closePosition, openPosition } from '../../../../shared-core/trade-flow';
+import { eq } from 'drizzle-orm';
+import { relayApiKeys } from '../../db/schema';
 import { EgressIp } from '../../services/egress-ip';
+import { relayKeyDigest } from '../../services/exchange-relay';
 import { DEFAULT_WEIGHT_LIMIT, NEW_KEY_WEIGHT, READ_SHARE } from '../../services/exchange-budget';
 import { createLogger } from '../../services/logger';
 import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
@@ -355,6 +358,219 @@ describe('exchange relay', () => {
     expect(refused?.message).toMatch(/Too many exchange requests through Signaldesk/);
     const fresh = exchange.admin.createAccount('5000');
     expect((await relayClient(fresh, traderB).client.getAccount()).total_wallet_balance).toBe(5000);
+  });
+});
+
+describe('each signed request reaches the exchange once, in any encoding (issue 34)', () => {
+  it('an Ed25519-signed MARKET order re-encoded (no padding, URL-safe, a line break) fills once', async () => {
+    exchange.admin.setPrice('DOGEUSDT', '0.2');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const { apiKey } = exchange.admin.registerEd25519(
+      publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      '5000',
+    );
+    const query = signerFor(pem).signedQuery(
+      [
+        ['symbol', 'DOGEUSDT'],
+        ['side', 'BUY'],
+        ['type', 'MARKET'],
+        ['quantity', '100'],
+        ['newOrderRespType', 'RESULT'],
+      ],
+      { timestamp: Date.now(), recvWindow: 10_000 },
+    );
+    const [unsigned, encoded] = query.split('&signature=') as [string, string];
+    const base64 = decodeURIComponent(encoded);
+    expect(base64).toMatch(/^[A-Za-z0-9+/]{86}==$/);
+    const variants = [
+      encoded,
+      encodeURIComponent(base64.replace(/=+$/, '')),
+      encodeURIComponent(base64.replace(/\+/g, '-').replace(/\//g, '_')),
+      `${encoded}%0A`,
+      // The same text with lower-case percent escapes: the same signature once decoded.
+      encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    ];
+    const send = (signature: string) =>
+      fetch(`${relayBase()}/fapi/v1/order?${unsigned}&signature=${signature}`, {
+        method: 'POST',
+        headers: { ...traderA.headers, 'x-mbx-apikey': apiKey },
+      });
+    const answers = [];
+    for (const variant of variants) answers.push(await send(variant));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 400, 400, 400, 409]);
+    for (const answer of answers.slice(1)) expect(answer.headers.get(RELAY_HEADER)).toBe('refused');
+    const summary = await fetch(`${exchange.url}/admin/accounts/${apiKey}`).then((r) => r.json());
+    const position = summary.positions.find((p: { symbol: string }) => p.symbol === 'DOGEUSDT');
+    expect(position.positionAmt).toBe('100');
+    // The exchange reads signatures as strictly: a re-encoded one sent straight to it is -1022.
+    for (const variant of variants.slice(1, 4)) {
+      const direct = await fetch(`${exchange.url}/fapi/v1/order?${unsigned}&signature=${variant}`, {
+        method: 'POST',
+        headers: { 'x-mbx-apikey': apiKey },
+      });
+      expect(((await direct.json()) as { code: number }).code, variant).toBe(-1022);
+    }
+  });
+
+  it('an HMAC signature in upper-case hex is the same signature: refused as a replay', async () => {
+    const account = exchange.admin.createAccount('5000');
+    const query = signedQuery(account, []);
+    const [unsigned, hex] = query.split('&signature=') as [string, string];
+    const send = (signature: string) =>
+      fetch(`${relayBase()}/fapi/v2/account?${unsigned}&signature=${signature}`, {
+        headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+      });
+    expect((await send(hex)).status).toBe(200);
+    const again = await send(hex.toUpperCase());
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ detail: 'This signed request was relayed already' });
+  });
+});
+
+describe('the smaller holes (issue 34)', () => {
+  it('HEAD on a relayed GET path is not found, and the signature is not spent', async () => {
+    const account = exchange.admin.createAccount('5000');
+    const query = signedQuery(account, []);
+    const send = (method: string) =>
+      fetch(`${relayBase()}/fapi/v2/account?${query}`, {
+        method,
+        headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+      });
+    expect((await send('HEAD')).status).toBe(404);
+    expect(exchange.exchange.requests.of(account.apiKey)).toHaveLength(0);
+    expect((await send('GET')).status).toBe(200);
+  });
+
+  it('a percent-encoded route (/api/exchange%5Frelay/) keeps its query out of the log too', async () => {
+    const account = exchange.admin.createAccount('5000');
+    const search = signedQuery(account, []);
+    const answer = await fetch(
+      `${appUrl}/api/exchange%5Frelay/${PAPER_PLATFORM_UUID}/fapi/v2/account?${search}`,
+      { headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey } },
+    );
+    expect(answer.status).toBe(200);
+    const text = logged.join('');
+    expect(text).toContain('/api/exchange%5Frelay/');
+    expect(text).not.toContain(new URLSearchParams(search).get('signature')!);
+  });
+
+  it('a malformed Ed25519 secret in a server-mode token is a 400 with a clear message', async () => {
+    const trader = await signUpAndLogIn(t.app, 'malformed');
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/trade_token/create_trade_token/',
+      headers: trader.headers,
+      payload: {
+        api_key: 'k'.repeat(64),
+        api_secret: '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----',
+        platform_uuid: PAPER_PLATFORM_UUID,
+        pin_code: '24680',
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const balance = await t.app.inject({
+      method: 'POST',
+      url: '/api/account_balance/get_account_balance/',
+      headers: trader.headers,
+      payload: { platform_uuid: PAPER_PLATFORM_UUID, pin_code: '24680' },
+    });
+    expect(balance.statusCode).toBe(400);
+    expect(balance.json()).toEqual({ detail: 'api_secret: not a valid Ed25519 private key (PKCS#8 PEM)' });
+  });
+});
+
+describe('two instances on one database (issue 34)', () => {
+  it('a signed request sent to one instance and again to the other reaches the exchange once', async () => {
+    const second = await createTestApp({ exchange, instanceOf: t });
+    try {
+      const account = exchange.admin.createAccount('5000');
+      const query = signedQuery(account, []);
+      const send = (app: TestApp['app']) =>
+        app.inject({
+          method: 'GET',
+          url: `/api/exchange_relay/${PAPER_PLATFORM_UUID}/fapi/v2/account?${query}`,
+          headers: { ...traderA.headers, 'x-mbx-apikey': account.apiKey },
+        });
+      const first = await send(t.app);
+      expect(first.statusCode, first.body).toBe(200);
+      const copy = await send(second.app);
+      expect(copy.statusCode, copy.body).toBe(409);
+      expect(exchange.exchange.requests.of(account.apiKey)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("a key is bound only on the exchange's 2xx (issue 34)", () => {
+  it("a victim's key sent by another account with a request the exchange refuses binds nobody", async () => {
+    const victim = await signUpAndLogIn(t.app, 'victim');
+    const squatter = await signUpAndLogIn(t.app, 'squatter');
+    const account = exchange.admin.createAccount('5000');
+    const asSquatter = (query: string) =>
+      fetch(`${relayBase()}/fapi/v2/account?${query}`, {
+        headers: { ...squatter.headers, 'x-mbx-apikey': account.apiKey },
+      });
+    // -1101 (a parameter sent twice: the exchange reads parameters before it looks at the key) and -1022.
+    const duplicated = await asSquatter(
+      `a=1&a=2&timestamp=${Date.now()}&signature=${randomBytes(32).toString('hex')}`,
+    );
+    expect(((await duplicated.json()) as { code: number }).code).toBe(-1101);
+    const badSignature = await asSquatter(
+      `timestamp=${Date.now()}&signature=${randomBytes(32).toString('hex')}`,
+    );
+    expect(((await badSignature.json()) as { code: number }).code).toBe(-1022);
+    // The owner's correctly signed request still goes through, and binds the key to the owner.
+    expect((await relayClient(account, victim).client.getAccount()).total_wallet_balance).toBe(5000);
+    const after = await asSquatter(`timestamp=${Date.now()}&signature=${randomBytes(32).toString('hex')}`);
+    expect(after.status).toBe(403);
+  });
+
+  it('a server-mode key is bound to its trader when saved and accepted; a made-up secret binds nothing', async () => {
+    const owner = await signUpAndLogIn(t.app, 'server-owner');
+    const squatter = await signUpAndLogIn(t.app, 'server-squatter');
+    const account = exchange.admin.createAccount('5000');
+    const save = (trader: typeof owner, api_secret: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/trade_token/create_trade_token/',
+        headers: trader.headers,
+        payload: {
+          api_key: account.apiKey,
+          api_secret,
+          platform_uuid: PAPER_PLATFORM_UUID,
+          pin_code: '13579',
+        },
+      });
+    // The squatter saves the owner's key with a secret of its own: the exchange refuses it, nothing is bound.
+    expect((await save(squatter, randomBytes(32).toString('hex'))).statusCode).toBe(200);
+    await expect.poll(() => exchange.exchange.requests.of(account.apiKey).length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await relayClient(account, owner).client.getAccount()).total_wallet_balance).toBe(5000);
+
+    // Saved by its owner (with the right secret), a fresh key is bound once the exchange has accepted it.
+    const second = exchange.admin.createAccount('5000');
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/trade_token/create_trade_token/',
+      headers: owner.headers,
+      payload: {
+        api_key: second.apiKey,
+        api_secret: second.apiSecret,
+        platform_uuid: PAPER_PLATFORM_UUID,
+        pin_code: '13579',
+      },
+    });
+    expect(saved.statusCode).toBe(200);
+    const digest = relayKeyDigest(t.app.secretBox, PAPER_PLATFORM_UUID, second.apiKey);
+    await expect
+      .poll(async () => {
+        const [row] = await t.db.select().from(relayApiKeys).where(eq(relayApiKeys.key_digest, digest));
+        return row?.user_uuid;
+      })
+      .toBe(owner.user_uuid);
+    expect((await errorOf(relayClient(second, squatter).client.getAccount())).status).toBe(403);
   });
 });
 

@@ -89,6 +89,8 @@ export const exchangeRelayRoutes: FastifyPluginAsyncZod<ExchangeRelayOptions> = 
     app.route({
       method: [...methods],
       url: `/:platform_uuid${path}`,
+      // No automatic HEAD for the GET calls: a HEAD would be forwarded as a GET and spend the signature.
+      exposeHeadRoute: false,
       schema: {
         tags: ['exchange_relay'],
         summary: `${methods.join(', ')} ${path}, signed by the page, forwarded verbatim to the platform's exchange`,

@@ -105,12 +105,13 @@ describe('server-mode open outcomes', () => {
   });
 
   it('deletes the row when the exchange refused before the market order, and on an unexpected failure', async () => {
+    // The transport's own text can quote the request (its API key header): the answer never carries it.
     openPosition.mockRejectedValueOnce(
-      new ExchangeError('setLeverage', ExchangeFailure.FETCH, 'fetch failed'),
+      new ExchangeError('setLeverage', ExchangeFailure.FETCH, 'invalid header value "AKEY-1234"'),
     );
     const refused = await create();
     expect(refused.response.statusCode).toBe(502);
-    expect(refused.response.json()).toEqual({ detail: 'setLeverage: fetch failed' });
+    expect(refused.response.json()).toEqual({ detail: 'setLeverage: The exchange could not be reached' });
     expect(refused.rows).toEqual([]);
 
     // The exchange failing (HTTP 5xx, though its body carries a code) is a bad gateway; a refusal is a 400.

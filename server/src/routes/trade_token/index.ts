@@ -1,6 +1,7 @@
 // /api/trade_token/* (SPEC.md §4 server mode, §7): create, read with the PIN, revoke.
 // A wrong PIN is answered 200 with the record at level WRONG_PIN_CODE and SPEC.md §4's message, so the SPA
 // shows the same 'WRONG PIN CODE' state as in client mode (docs/server.md "Accounts and settings").
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   TradeTokenLevel,
@@ -15,6 +16,9 @@ import {
 } from '../../../../contracts';
 import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
+import { bindRelayKey, relayKeyDigest } from '../../services/exchange-relay';
+import { serverExchangeClient } from '../../services/exchange-transport';
+import type { PlatformRecord } from '../../services/platforms';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import {
   WrongPinError,
@@ -40,12 +44,13 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await access.platformOr404(request.body.platform_uuid);
+      const platform = await access.platformOr404(request.body.platform_uuid);
       const owner = {
         user_uuid: request.userUuid,
         user_trade_token_key: await access.userKey(request.userUuid),
       };
       const row = await createTradeToken(app.db, app.secretBox, owner, request.body, app.clock());
+      void bindWhenAccepted(app, request.userUuid, platform, request.body);
       return { result: toRecord(row, TradeTokenLevel.TRADE_AVAILABLE) };
     },
   );
@@ -126,3 +131,26 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/**
+ * A saved server-mode key is bound to its trader for the relay (docs/relay.md) once the exchange accepts it: an
+ * account read right after saving, in the background (the answer does not wait on the exchange), which binds
+ * the key on a 2xx only. Anything else binds nobody, so a copied API key with a made-up secret squats nothing.
+ */
+async function bindWhenAccepted(
+  app: FastifyInstance,
+  userUuid: string,
+  platform: PlatformRecord,
+  credentials: { api_key: string; api_secret: string },
+): Promise<void> {
+  try {
+    await serverExchangeClient(platform.base_url, credentials, userUuid, { newKey: true }).getAccount();
+    const digest = relayKeyDigest(app.secretBox, platform.platform_uuid, credentials.api_key);
+    await bindRelayKey(app.db, digest, userUuid);
+  } catch (error) {
+    app.log.info(
+      { platform_uuid: platform.platform_uuid, message: (error as Error).message },
+      'trade token: key not bound',
+    );
+  }
+}
