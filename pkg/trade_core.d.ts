@@ -116,6 +116,12 @@ export function subDecimals(a: string, b: string): string;
 
 export function sumDecimals(values: string[]): string;
 
+export function takeProfitPrice(side: string, entry_price: string, take_profit_percent: string, leverage: string, price_precision: number): string;
+
+export function trailingActivationPrice(side: string, entry_price: string, trailing_percent: string, leverage: string, price_precision: number): string;
+
+export function trailingCallbackRate(trailing_percent: string, leverage: string): string;
+
 export function unlockToken(envelope: string, pin: string, platform_uuid: string, user_key: string): VaultHandle;
 
 export function unrealizedPnl(side: string, quantity: string, entry_price: string, current_price: string): string;

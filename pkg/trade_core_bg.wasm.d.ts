@@ -39,6 +39,9 @@ export const sealTokenWithParams: (a: number, b: number, c: number, d: number, e
 export const stopPrice: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];
 export const subDecimals: (a: number, b: number, c: number, d: number) => [number, number, number, number];
 export const sumDecimals: (a: number, b: number) => [number, number, number, number];
+export const takeProfitPrice: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];
+export const trailingActivationPrice: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];
+export const trailingCallbackRate: (a: number, b: number, c: number, d: number) => [number, number, number, number];
 export const unlockToken: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
 export const unrealizedPnl: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
 export const vaulthandle_close: (a: number) => void;

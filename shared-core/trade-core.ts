@@ -225,6 +225,42 @@ export const stopPrice = (o: StopLoss): DecimalText =>
     text(o.leverage),
     o.pricePrecision,
   );
+/**
+ * Issue 35, the exits held by the exchange: the take profit's trigger price, the first tick at which the trade
+ * monitor's TAKE_PROFIT fires (its ROE, rounded to 2 decimals, at the take-profit %).
+ */
+export const takeProfitPrice = (o: {
+  direction: Direction;
+  entryPrice: D;
+  takeProfitPercent: D;
+  leverage: D;
+  pricePrecision: number;
+}): DecimalText =>
+  core().takeProfitPrice(
+    o.direction,
+    text(o.entryPrice),
+    text(o.takeProfitPercent),
+    text(o.leverage),
+    o.pricePrecision,
+  );
+/** The trailing stop's activatePrice: the first tick at which the monitor's trailing level rises above −SL %. */
+export const trailingActivationPrice = (o: {
+  direction: Direction;
+  entryPrice: D;
+  trailingPercent: D;
+  leverage: D;
+  pricePrecision: number;
+}): DecimalText =>
+  core().trailingActivationPrice(
+    o.direction,
+    text(o.entryPrice),
+    text(o.trailingPercent),
+    text(o.leverage),
+    o.pricePrecision,
+  );
+/** The exchange's callbackRate: trailing % ÷ leverage to one decimal (the caller checks Binance's 0.1–10). */
+export const trailingCallbackRate = (trailingPercent: D, leverage: D): DecimalText =>
+  core().trailingCallbackRate(text(trailingPercent), text(leverage));
 /** Unrealized PNL (USDT) = quantity × (current − entry), negated for SELL. Exact. */
 export const unrealizedPnl = (o: Position): DecimalText =>
   core().unrealizedPnl(o.direction, text(o.quantity), text(o.entryPrice), text(o.currentPrice));

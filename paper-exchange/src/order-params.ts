@@ -159,13 +159,16 @@ export function parseOrderRequest(params: Params, context: OrderContext): OrderR
     price = undefined;
   }
 
+  // Each route reads its own names only, as Binance does (binance-fapi.md §6): /fapi/v1/order takes stopPrice
+  // and activationPrice, /fapi/v1/algoOrder triggerPrice and activatePrice. The other route's name is not
+  // read, so a client that sends the wrong one meets the missing parameter, not a lenient stand-in.
   const triggerName = context.algo ? 'triggerPrice' : 'stopPrice';
-  let stopPrice =
-    parseNumber(params, triggerName) ?? (context.algo ? parseNumber(params, 'stopPrice') : undefined);
+  const activateName = context.algo ? 'activatePrice' : 'activationPrice';
+  let stopPrice = parseNumber(params, triggerName);
   let activatePrice: Dec | undefined;
   let callbackRate: Dec | undefined;
   if (orderType === 'TRAILING_STOP_MARKET') {
-    activatePrice = parseNumber(params, 'activationPrice') ?? parseNumber(params, 'activatePrice');
+    activatePrice = parseNumber(params, activateName);
     if (activatePrice !== undefined) checkPrice(spec, activatePrice);
     callbackRate = parseNumber(params, 'callbackRate');
     if (callbackRate === undefined) throw Errors.mandatory('callbackRate');

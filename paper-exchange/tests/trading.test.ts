@@ -463,6 +463,23 @@ describe('error codes', () => {
     expectCode(await client.signed('GET', '/fapi/v1/order', { symbol: 'BTCUSDT' }), 400, -1102);
   });
 
+  // (The order route refuses conditional types with -4120 since the Algo migration, so only this one is left.)
+  it("reads each route's own parameter names: the algo route's triggerPrice, not the order route's stopPrice", async () => {
+    expectCode(
+      await client.signed('POST', '/fapi/v1/algoOrder', {
+        algoType: 'CONDITIONAL',
+        symbol: 'BTCUSDT',
+        side: 'SELL',
+        type: 'TAKE_PROFIT_MARKET',
+        stopPrice: '90000.0',
+        quantity: '0.002',
+        reduceOnly: 'true',
+      }),
+      400,
+      -1102,
+    );
+  });
+
   it('checks margin, reduce-only, triggers and duplicates against the account', async () => {
     expectCode(await order({ type: 'MARKET', quantity: '1.000' }), 400, -2019);
     expectCode(

@@ -308,6 +308,39 @@ pub fn stop_price(
     out_places(p, price_precision)
 }
 
+#[wasm_bindgen(js_name = takeProfitPrice)]
+pub fn take_profit_price(
+    side: &str, entry_price: &str, take_profit_percent: &str, leverage: &str, price_precision: u32,
+) -> JsResult<String> {
+    let p = om::take_profit_price(
+        direction(side)?,
+        dec(entry_price)?,
+        dec(take_profit_percent)?,
+        dec(leverage)?,
+        price_precision,
+    );
+    out_places(p, price_precision)
+}
+
+#[wasm_bindgen(js_name = trailingActivationPrice)]
+pub fn trailing_activation_price(
+    side: &str, entry_price: &str, trailing_percent: &str, leverage: &str, price_precision: u32,
+) -> JsResult<String> {
+    let p = om::trailing_activation_price(
+        direction(side)?,
+        dec(entry_price)?,
+        dec(trailing_percent)?,
+        dec(leverage)?,
+        price_precision,
+    );
+    out_places(p, price_precision)
+}
+
+#[wasm_bindgen(js_name = trailingCallbackRate)]
+pub fn trailing_callback_rate(trailing_percent: &str, leverage: &str) -> JsResult<String> {
+    out_places(om::trailing_callback_rate(dec(trailing_percent)?, dec(leverage)?), 1)
+}
+
 /// A binding that parses every argument as a decimal, calls the order-math function and writes the
 /// unrounded result as canonical text.
 macro_rules! decimal_binding {

@@ -213,6 +213,84 @@ pub fn stop_price(
     div_round(mul(entry_price, factor, "entry × factor")?, hundred_lev, price_precision, PRICE_ROUNDING)
 }
 
+/// Entry × (100·leverage ± roe) ÷ (100·leverage): the price at which the trade's ROE is `roe` percent
+/// (+ for BUY), rounded to `price_precision` by `mode`; with the remainder of the division, to tell an exact
+/// quotient. `InvalidArgument` when the price would be at or below zero.
+fn price_at_roe(
+    direction: Direction, entry_price: Decimal, roe: Decimal, leverage: Decimal, price_precision: u32,
+    mode: Rounding,
+) -> CoreResult<(Decimal, bool)> {
+    positive(entry_price, "entry price")?;
+    positive(leverage, "leverage")?;
+    let hundred_lev = mul(Decimal::ONE_HUNDRED, leverage, "100 × leverage")?;
+    let factor = hundred_lev
+        .checked_add(mul(roe, direction.sign(), "roe")?)
+        .ok_or_else(|| overflow("price factor"))?;
+    if factor <= Decimal::ZERO {
+        return Err(CoreError::invalid("the price at that ROE would be at or below zero"));
+    }
+    let num = mul(entry_price, factor, "entry × factor")?;
+    let price = div_round(num, hundred_lev, price_precision, mode)?;
+    let exact = mul(price, hundred_lev, "price × 100 × leverage")? == num;
+    Ok((price, exact))
+}
+
+/// The monitor compares ROE rounded to 2 decimals, half away from zero (server/src/services/trade-math.ts):
+/// a threshold of t percent is met from an exact ROE of t − 0.005 on.
+const MONITOR_ROE_HALF_STEP: Decimal = Decimal::from_parts(5, 0, 0, false, 3);
+
+/// The first tick at which the trade's exact ROE reaches `roe` percent: for a BUY the lowest tick at or above
+/// entry × (100·leverage + roe) ÷ (100·leverage), for a SELL the highest at or below entry × (100·leverage −
+/// roe) ÷ (100·leverage).
+fn first_tick_at_roe(
+    direction: Direction, entry_price: Decimal, roe: Decimal, leverage: Decimal, price_precision: u32,
+) -> CoreResult<Decimal> {
+    let (truncated, exact) =
+        price_at_roe(direction, entry_price, roe, leverage, price_precision, Rounding::TowardZero)?;
+    let price = match direction {
+        Direction::Buy if !exact => {
+            truncated.checked_add(Decimal::new(1, price_precision)).ok_or_else(|| overflow("price"))?
+        }
+        _ => truncated,
+    };
+    positive(price, "price")
+}
+
+/// Take-profit trigger price (issue 35): the first tick at which the trade monitor's TAKE_PROFIT fires
+/// (server/src/engine/trade-rules.ts: ROE, rounded to 2 decimals, at or above the take-profit percent), so the
+/// exchange closes where the monitor would: BUY at or above, SELL at or below entry × (100·leverage ± (tp −
+/// 0.005)) ÷ (100·leverage).
+pub fn take_profit_price(
+    direction: Direction, entry_price: Decimal, take_profit_percent: Decimal, leverage: Decimal,
+    price_precision: u32,
+) -> CoreResult<Decimal> {
+    let roe = take_profit_percent.checked_sub(MONITOR_ROE_HALF_STEP).ok_or_else(|| overflow("roe"))?;
+    positive(roe, "take-profit percent − 0.005")?;
+    first_tick_at_roe(direction, entry_price, roe, leverage, price_precision)
+}
+
+/// Trailing stop activation price (issue 35): the first tick at which the trade monitor's trailing level rises
+/// above −stop loss % (trade-math.ts raiseTrailingLevel: once the 2-decimal ROE reaches the trailing percent,
+/// the level becomes best ROE − trailing %, at least 0), computed as the take profit's trigger is.
+pub fn trailing_activation_price(
+    direction: Direction, entry_price: Decimal, trailing_percent: Decimal, leverage: Decimal,
+    price_precision: u32,
+) -> CoreResult<Decimal> {
+    let roe = trailing_percent.checked_sub(MONITOR_ROE_HALF_STEP).ok_or_else(|| overflow("roe"))?;
+    positive(roe, "trailing percent − 0.005")?;
+    first_tick_at_roe(direction, entry_price, roe, leverage, price_precision)
+}
+
+/// The exchange's trailing callback rate for the monitor's trailing percent (issue 35): the monitor trails by
+/// trailing % of ROE, i.e. trailing % ÷ leverage of the entry price; the exchange's callback is a percent of
+/// the best price with one decimal (Binance: 0.1 to 10). trailing ÷ leverage, rounded half away from zero to
+/// one decimal; the caller checks the exchange's range.
+pub fn trailing_callback_rate(trailing_percent: Decimal, leverage: Decimal) -> CoreResult<Decimal> {
+    positive(trailing_percent, "trailing percent")?;
+    positive(leverage, "leverage")?;
+    div_round(trailing_percent, leverage, 1, PRICE_ROUNDING)
+}
+
 /// Unrealized PNL in USDT = quantity × (current − entry), negated for SELL (binance-fapi.md §12). Exact.
 pub fn unrealized_pnl(
     direction: Direction, quantity: Decimal, entry_price: Decimal, current_price: Decimal,

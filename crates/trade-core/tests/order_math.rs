@@ -49,6 +49,14 @@ fn run(fun: &str, args: &[Value]) -> CoreResult<Value> {
         "stopPrice" => {
             fixed(om::stop_price(dir(0)?, d(1)?, d(2)?, d(3)?, arg_u32(args, 4)), arg_u32(args, 4))
         }
+        "takeProfitPrice" => {
+            fixed(om::take_profit_price(dir(0)?, d(1)?, d(2)?, d(3)?, arg_u32(args, 4)), arg_u32(args, 4))
+        }
+        "trailingActivationPrice" => fixed(
+            om::trailing_activation_price(dir(0)?, d(1)?, d(2)?, d(3)?, arg_u32(args, 4)),
+            arg_u32(args, 4),
+        ),
+        "trailingCallbackRate" => fixed(om::trailing_callback_rate(d(0)?, d(1)?), 1),
         "unrealizedPnl" => text(om::unrealized_pnl(dir(0)?, d(1)?, d(2)?, d(3)?)),
         "roePercent" => text(om::roe_percent(d(0)?, d(1)?)),
         "notional" => text(om::notional(d(0)?, d(1)?)),
@@ -135,6 +143,21 @@ proptest! {
         let q = om::order_quantity(margin, Decimal::from(lev), price, prec).unwrap();
         prop_assert!(q * price <= margin * Decimal::from(lev));
         prop_assert!((q + unit(prec)) * price > margin * Decimal::from(lev));
+    }
+
+    #[test]
+    fn exit_prices_lie_on_the_profit_side_of_the_entry(entry in positive_decimal(), tp in 2u32..500, tr in 1u32..50, lev in 2u32..126) {
+        let (tp, tr, lev) = (Decimal::from(tp), Decimal::from(tr), Decimal::from(lev));
+        let entry = om::round(entry, 8, Rounding::HalfAwayFromZero).unwrap();
+        prop_assume!(entry > Decimal::ZERO);
+        prop_assert!(om::take_profit_price(Direction::Buy, entry, tp, lev, 8).unwrap() > entry);
+        prop_assert!(om::trailing_activation_price(Direction::Buy, entry, tr, lev, 8).unwrap() > entry);
+        if let Ok(sell) = om::take_profit_price(Direction::Sell, entry, tp, lev, 8) {
+            prop_assert!(sell < entry);
+        }
+        if let Ok(sell) = om::trailing_activation_price(Direction::Sell, entry, tr, lev, 8) {
+            prop_assert!(sell < entry);
+        }
     }
 
     #[test]

@@ -3,7 +3,12 @@
 // protective one first, signal marks and which status may replace which.
 // A BUY of 0.002 at 97000 with 10× leverage: ROE = (price / 97000 − 1) × 1000 %.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initTradeCore } from '../../../shared-core/trade-core-node';
+import {
+  initTradeCore,
+  takeProfitPrice,
+  trailingActivationPrice,
+  trailingCallbackRate,
+} from '../../../shared-core/trade-core-node';
 import {
   applyPrice,
   mayMark,
@@ -128,5 +133,47 @@ describe('signals and marks', () => {
     expect(mayMark('DIRECTION_SIGNAL', 'TAKE_PROFIT')).toBe(false);
     expect(mayMark('REVERSE_SIGNAL', 'STOP_LOSS')).toBe(false);
     expect(mayMark('TAKE_PROFIT', 'DIRECTION_SIGNAL')).toBe(false);
+  });
+
+  it("the exchange's exits (trade-core) sit where the monitor's own rules fire (issue 35)", () => {
+    for (const direction of ['BUY', 'SELL'] as const) {
+      const position = {
+        trade_direction: direction,
+        trade_open_price: '97000',
+        trade_quantity: '0.002',
+        trade_leverage: 10,
+      };
+      const rules = tradeTerms({ position, stopLossPercent: 10, takeProfitPercent: 5, trailingPercent: 3 });
+      const sign = direction === 'BUY' ? 1 : -1;
+      const tick = (price: string, ticks: number) => (Number(price) + sign * ticks * 0.1).toFixed(1);
+      // The take profit's trigger: TAKE_PROFIT rises there, not a tick before.
+      const trigger = takeProfitPrice({
+        direction,
+        entryPrice: '97000',
+        takeProfitPercent: 5,
+        leverage: 10,
+        pricePrecision: 1,
+      });
+      // The monitor compares ROE rounded to 2 decimals: it fires from 4.995 % on, and so does the exchange.
+      expect(trigger).toBe(direction === 'BUY' ? '97484.6' : '96515.4');
+      expect(applyPrice(rules, { ...opened }, trigger).rises).toBe('TAKE_PROFIT');
+      expect(applyPrice(rules, { ...opened }, tick(trigger, -1)).rises).toBeNull();
+      // The trailing stop's activation: the monitor's level rises above −SL % there, not a tick before.
+      const activation = trailingActivationPrice({
+        direction,
+        entryPrice: '97000',
+        trailingPercent: 3,
+        leverage: 10,
+        pricePrecision: 1,
+      });
+      expect(applyPrice(rules, { ...opened }, activation).state.trade_treiling_stop_percent_current).not.toBe(
+        '-10.00',
+      );
+      expect(
+        applyPrice(rules, { ...opened }, tick(activation, -1)).state.trade_treiling_stop_percent_current,
+      ).toBe('-10.00');
+      // The monitor trails by 3 % of ROE = 0.3 % of the entry at 10×; the exchange by 0.3 % of the best price.
+      expect(trailingCallbackRate(3, 10)).toBe('0.3');
+    }
   });
 });
