@@ -16,6 +16,7 @@
 import type { AccountBalance } from '../contracts';
 import { describeExchangeCode, ExchangeError, ExchangeFailure } from './exchange-errors';
 export type {
+  ExitOrderInput,
   LeverageBracket,
   MarketOrderInput,
   OrderFill,
@@ -36,6 +37,7 @@ import {
   toOrderResult,
 } from './exchange-answers';
 import type {
+  ExitOrderInput,
   LeverageBracket,
   MarketOrderInput,
   OrderFill,
@@ -284,6 +286,33 @@ export class ExchangeClient {
     };
     await this.signedRequest(operation, 'POST', '/fapi/v1/algoOrder', params);
     return 'algo';
+  }
+
+  /**
+   * Places an exit the exchange holds (issue 35): reduce-only, for this trade's quantity only (never another
+   * trade's share of the symbol's position), on the Algo Order API, triggered by the mark price.
+   */
+  async placeExitOrder(exit: ExitOrderInput): Promise<void> {
+    const trigger =
+      exit.type === 'TAKE_PROFIT_MARKET'
+        ? { triggerPrice: exit.triggerPrice }
+        : { activatePrice: exit.activatePrice, callbackRate: exit.callbackRate };
+    await this.signedRequest('placeExitOrder', 'POST', '/fapi/v1/algoOrder', {
+      algoType: 'CONDITIONAL',
+      symbol: exit.symbol,
+      side: exit.side,
+      type: exit.type,
+      quantity: exit.quantity,
+      ...trigger,
+      reduceOnly: 'true',
+      workingType: 'MARK_PRICE',
+      clientAlgoId: exit.clientId,
+    });
+  }
+
+  /** Cancels an exit by its client id; -2011 when the exchange holds no such open exit. */
+  async cancelExitOrder(clientId: string): Promise<void> {
+    await this.signedRequest('cancelExitOrder', 'DELETE', '/fapi/v1/algoOrder', { clientAlgoId: clientId });
   }
 
   /**

@@ -62,6 +62,22 @@ export interface StopOrderInput {
   clientId: string;
 }
 
+/**
+ * An exit the exchange holds for a trade (issue 35): a reduce-only TAKE_PROFIT_MARKET at `triggerPrice`, or a
+ * TRAILING_STOP_MARKET from `activatePrice` with `callbackRate` (percent of the best price, 0.1 to 10), both on
+ * the Algo Order API and triggered by the mark price, as the trade monitor reads it.
+ */
+export type ExitOrderInput = {
+  symbol: string;
+  side: OrderSide;
+  quantity: string;
+  /** clientAlgoId. */
+  clientId: string;
+} & (
+  | { type: 'TAKE_PROFIT_MARKET'; triggerPrice: string }
+  | { type: 'TRAILING_STOP_MARKET'; activatePrice: string; callbackRate: string }
+);
+
 export interface StopOrderState {
   /**
    * The order statuses (NEW, PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED, REJECTED …). An algo order answers

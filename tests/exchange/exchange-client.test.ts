@@ -186,6 +186,55 @@ describe('ExchangeClient trading calls (strict exchange: STOP only through the A
     exchange.admin.setPrice('ETHUSDT', '3000');
   });
 
+  it('places the exits the exchange holds (issue 35): a take profit that fires at its trigger, a trailing stop, reduce-only', async () => {
+    exchange.admin.setPrice('SOLUSDT', '150');
+    await trader.client.placeMarketOrder({
+      symbol: 'SOLUSDT',
+      side: 'BUY',
+      quantity: '1.00',
+      newClientOrderId: stopId(),
+    });
+    const [takeProfit, trailing] = [stopId(), stopId()];
+    await trader.client.placeExitOrder({
+      type: 'TAKE_PROFIT_MARKET',
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      quantity: '1.00',
+      triggerPrice: '155.00',
+      clientId: takeProfit,
+    });
+    await trader.client.placeExitOrder({
+      type: 'TRAILING_STOP_MARKET',
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      quantity: '1.00',
+      activatePrice: '151.00',
+      callbackRate: '1.0',
+      clientId: trailing,
+    });
+    const open = await raw<
+      { clientAlgoId: string; orderType: string; workingType: string; reduceOnly: boolean }[]
+    >(exchange, trader, 'GET', '/fapi/v1/openAlgoOrders', { symbol: 'SOLUSDT' });
+    expect(
+      open
+        .filter((algo) => [takeProfit, trailing].includes(algo.clientAlgoId))
+        .map(({ orderType, workingType, reduceOnly }) => ({ orderType, workingType, reduceOnly })),
+    ).toEqual([
+      { orderType: 'TAKE_PROFIT_MARKET', workingType: 'MARK_PRICE', reduceOnly: true },
+      { orderType: 'TRAILING_STOP_MARKET', workingType: 'MARK_PRICE', reduceOnly: true },
+    ]);
+    expect((await trader.client.getStopOrder('SOLUSDT', takeProfit))?.status).toBe('NEW');
+    exchange.admin.setPrice('SOLUSDT', '154.99');
+    expect((await trader.client.getStopOrder('SOLUSDT', takeProfit))?.status).toBe('NEW');
+    exchange.admin.setPrice('SOLUSDT', '155.2');
+    expect((await trader.client.getStopOrder('SOLUSDT', takeProfit))?.status).toBe('FILLED');
+    expect((await trader.client.getPositionRisk('SOLUSDT')).positionAmt).toBe('0.00');
+    // The trailing stop is left over once the take profit has closed the position: cancelled by its id.
+    await trader.client.cancelExitOrder(trailing);
+    const error = await failure(trader.client.cancelExitOrder(trailing));
+    expect(error.code).toBe(-2011);
+  });
+
   it('answers -2011 named by the operation for a stop that neither route knows', async () => {
     const id = stopId();
     const error = await failure(trader.client.cancelStopOrder('ETHUSDT', id));
