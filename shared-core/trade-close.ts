@@ -8,6 +8,7 @@ import { orderCommission } from './trade-fees';
 import {
   REDUCE_ONLY_REJECTED,
   allOrFirstFailure,
+  cancelExitQuietly,
   cancelQuietly,
   hasFired,
   isPositive,
@@ -26,6 +27,11 @@ export interface ClosePositionInput {
   trade_order_id?: string | null;
   /** The status the close is for; a position already gone turns into stop_loss when its stop filled. */
   trade_status: ClosingTradeStatus;
+  /**
+   * The exchange holds this trade's take profit and trailing stop (issue 35): the close cancels them, and a
+   * position already gone may have been closed by one of them (take_profit / treiling_stop).
+   */
+  trade_exits_held?: boolean;
 }
 
 export interface ClosedPosition {
@@ -75,9 +81,11 @@ export async function closePosition(
   }
   // The stop is cancelled and the fill's commission read together (issue 18).
   const filled = order;
+  const exits = input.trade_exits_held ? exitIds(input) : undefined;
   const [stop_cancelled, trade_close_commission] = await Promise.all([
     stopId === null ? false : cancelQuietly(client, symbol, stopId),
     orderCommission(client, symbol, filled.orderId),
+    ...(exits ? exits.map(([id]) => cancelExitQuietly(client, id)) : []),
   ]);
   return {
     trade_status: input.trade_status,
@@ -100,12 +108,41 @@ async function closedBefore(
   const { symbol_pair: symbol, trade_stop_order_id: stopId } = input;
   const stop = stopId === null ? undefined : await client.getStopOrder(symbol, stopId);
   if (stop && hasFired(stop)) {
+    // The exits it leaves behind would act on a later position of the symbol (issue 35).
+    const left = input.trade_exits_held ? (exitIds(input) ?? []) : [];
+    await Promise.all(left.map(([id]) => cancelExitQuietly(client, id)));
     return {
       trade_status: 'stop_loss',
       trade_close_price: stop.avgPrice,
       trade_close_commission: await orderCommission(client, symbol, stop.orderId),
       stop_cancelled: false,
     };
+  }
+  // An exit the exchange held may have closed it (issue 35): the first that fired names the close, and the
+  // others still waiting are cancelled (they would act on a later position of the symbol).
+  const exits = input.trade_exits_held ? exitIds(input) : undefined;
+  if (exits) {
+    const states = await Promise.all(exits.map(([id]) => client.getStopOrder(symbol, id)));
+    const fired = states.findIndex((state) => state !== undefined && hasFired(state));
+    if (fired >= 0) {
+      const [, status] = exits[fired]!;
+      const state = states[fired]!;
+      await Promise.all([
+        ...(stopId !== null && stop?.status === 'NEW' ? [cancelQuietly(client, symbol, stopId)] : []),
+        ...exits.filter((_, i) => states[i]?.status === 'NEW').map(([id]) => cancelExitQuietly(client, id)),
+      ]);
+      return {
+        trade_status: status,
+        trade_close_price: state.avgPrice,
+        trade_close_commission: state.orderId
+          ? await orderCommission(client, symbol, state.orderId)
+          : undefined,
+        stop_cancelled: stopId !== null && stop?.status === 'NEW',
+      };
+    }
+    await Promise.all(
+      exits.filter((_, i) => states[i]?.status === 'NEW').map(([id]) => cancelExitQuietly(client, id)),
+    );
   }
   const stop_cancelled =
     stopId !== null && stop?.status === 'NEW' ? await cancelQuietly(client, symbol, stopId) : false;
@@ -117,6 +154,17 @@ async function closedBefore(
     trade_close_commission: filled && (await orderCommission(client, symbol, filled.orderId)),
     stop_cancelled,
   };
+}
+
+/** The exits' ids of the trade's signal with the status each closes with (clientOrderIds); none when unknown. */
+function exitIds(input: ClosePositionInput): [string, ClosingTradeStatus][] | undefined {
+  const close = closeOrderId(input);
+  if (!/^sdc[0-9a-f]{32}$/.test(close)) return undefined;
+  const key = close.slice(3);
+  return [
+    [`sdt${key}`, 'take_profit'],
+    [`sdr${key}`, 'treiling_stop'],
+  ];
 }
 
 /** The `sdc` id of the trade's signal, known from its market order's or its stop's id (clientOrderIds). */

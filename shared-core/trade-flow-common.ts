@@ -18,9 +18,33 @@ export const FIRED_STOP_STATUSES = ['FILLED', 'PARTIALLY_FILLED', 'TRIGGERED', '
  * order that opens it, `sds` for its stop, `sdc` for the market order that closes it, each followed by the
  * signal_uuid without dashes (35 characters for a UUID).
  */
-export function clientOrderIds(signalUuid: string): { open: string; stop: string; close: string } {
+export function clientOrderIds(signalUuid: string): {
+  open: string;
+  stop: string;
+  close: string;
+  takeProfit: string;
+  trailing: string;
+} {
   const key = signalUuid.replace(/-/g, '');
-  return { open: `sdo${key}`, stop: `sds${key}`, close: `sdc${key}` };
+  return {
+    open: `sdo${key}`,
+    stop: `sds${key}`,
+    close: `sdc${key}`,
+    // The exits the exchange holds (issue 35), on the Algo Order API.
+    takeProfit: `sdt${key}`,
+    trailing: `sdr${key}`,
+  };
+}
+
+/** Cancels an exit by its id; false when the exchange refused (-2011: none open, it fired or was cancelled). */
+export async function cancelExitQuietly(client: ExchangeClient, clientId: string): Promise<boolean> {
+  try {
+    await client.cancelExitOrder(clientId);
+    return true;
+  } catch (error) {
+    if (error instanceof ExchangeError) return false;
+    throw error;
+  }
 }
 
 /**

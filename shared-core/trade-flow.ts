@@ -7,7 +7,13 @@
 // what an earlier attempt did instead of doing it twice.
 import type { SignalDirection } from '../contracts';
 import { ExchangeError, ExchangeFailure } from './exchange-client';
-import type { ExchangeClient, OrderResult, OrderSide, StopOrderInput } from './exchange-client';
+import type {
+  ExchangeClient,
+  ExitOrderInput,
+  OrderResult,
+  OrderSide,
+  StopOrderInput,
+} from './exchange-client';
 import {
   addDecimals,
   compareDecimals,
@@ -16,12 +22,16 @@ import {
   roundDecimal,
   stopPrice,
   subDecimals,
+  takeProfitPrice,
+  trailingActivationPrice,
+  trailingCallbackRate,
 } from './trade-core';
 import { readOpeningCosts, type OpeningCosts } from './trade-fees';
 import {
   DUPLICATED_CLIENT_ID,
   UNFILLED_FINAL_STATUSES,
   allOrFirstFailure,
+  cancelExitQuietly,
   cancelQuietly,
   clientOrderIds,
   isPositive,
@@ -64,7 +74,23 @@ export interface OpenPositionInput {
    * finds the order already placed instead of opening a second position.
    */
   signal_uuid: string;
+  /**
+   * The exits the exchange is to hold (issue 35): the take profit and the trailing stop, placed after the fill
+   * beside the stop. Absent: none (the trade monitor alone follows them, as before).
+   */
+  exits?: { trade_take_profit_percent: number; trade_treiling_stop_percent: number };
 }
+
+/** Who holds one exit of a trade: the exchange (an algo order at `price`), or Signaldesk's monitor, and why. */
+export type ExitHold = { held_by: 'exchange'; price: string } | { held_by: 'signaldesk'; reason: string };
+
+export interface TradeExits {
+  take_profit: ExitHold;
+  trailing: ExitHold;
+}
+
+/** Binance's callbackRate range (percent of the best price). */
+const CALLBACK_RATE_RANGE = ['0.1', '10'] as const;
 
 export interface OpenedPosition extends OpeningCosts {
   /** Entry price of the position after the fill (positionRisk entryPrice). */
@@ -76,6 +102,8 @@ export interface OpenedPosition extends OpeningCosts {
   trade_stop_price: string;
   /** The error that left the position without its stop, when trade_stop_order_id is null. */
   stop_error?: ExchangeError;
+  /** Where each exit is held, when the open was asked to place them (OpenPositionInput.exits). */
+  exits?: TradeExits;
 }
 
 /**
@@ -166,7 +194,8 @@ export async function openPosition(
   const closing = opposite(side);
   // The stop first, the reads of the fill's commission and of the maintenance bracket beside it: neither is on
   // the road to the MARKET order, and none waits for another (docs/decisions.md "The cockpit").
-  const [stopError, costs] = await Promise.all([
+  // The exits the exchange holds go in the same round trip (issue 35): after the fill, never before it.
+  const [stopError, costs, exits] = await Promise.all([
     placeStop(client, {
       symbol,
       side: closing,
@@ -176,8 +205,13 @@ export async function openPosition(
       clientId: ids.stop,
     }),
     readOpeningCosts(client, symbol, order, entry),
+    input.exits && placeExits(client, input, ids, { quantity, entry }),
   ]);
-  if (stopError === undefined) return { ...opened, ...costs, trade_stop_order_id: ids.stop };
+  if (stopError === undefined) {
+    return { ...opened, ...costs, trade_stop_order_id: ids.stop, ...(exits && { exits }) };
+  }
+  // The position is about to be closed again: exits placed beside the refused stop must not wait for a later one.
+  if (exits) await cancelExits(client, ids, exits);
   // No stop: a leveraged position must not stay open unprotected, so it is closed again at once.
   try {
     const close = { symbol, side: closing, quantity, newClientOrderId: ids.close, reduceOnly: true };
@@ -189,6 +223,96 @@ export async function openPosition(
   // A stop whose answer was lost may exist after all: it must not wait for a later position.
   if (stopError.outcomeUnknown) await cancelQuietly(client, symbol, ids.stop);
   throw new TradeOpenError(OpenFailure.STOP_REJECTED_POSITION_CLOSED, stopError, opened);
+}
+
+/**
+ * Places the take profit and the trailing stop the exchange is to hold for this trade's quantity, at
+ * trade-core's prices (the first tick where the monitor's own rules fire). An exit the exchange cannot hold
+ * (a callback rate outside 0.1–10 %, a refusal) stays with Signaldesk's monitor, with the reason; a retried
+ * open finds an exit already placed under its id (-4116) or, after a lost answer, open.
+ */
+async function placeExits(
+  client: ExchangeClient,
+  input: OpenPositionInput,
+  ids: ReturnType<typeof clientOrderIds>,
+  fill: { quantity: string; entry: string },
+): Promise<TradeExits> {
+  const exits = input.exits!;
+  const side = input.trade_direction;
+  const common = {
+    symbol: input.symbol_pair,
+    side: opposite(side),
+    quantity: fill.quantity,
+  };
+  const triggerPrice = takeProfitPrice({
+    direction: side,
+    entryPrice: fill.entry,
+    takeProfitPercent: exits.trade_take_profit_percent,
+    leverage: input.trade_leverage,
+    pricePrecision: input.symbol_price_precision,
+  });
+  const activatePrice = trailingActivationPrice({
+    direction: side,
+    entryPrice: fill.entry,
+    trailingPercent: exits.trade_treiling_stop_percent,
+    leverage: input.trade_leverage,
+    pricePrecision: input.symbol_price_precision,
+  });
+  const callbackRate = trailingCallbackRate(exits.trade_treiling_stop_percent, input.trade_leverage);
+  const [low, high] = CALLBACK_RATE_RANGE;
+  const trailingFits = compareDecimals(callbackRate, low) >= 0 && compareDecimals(callbackRate, high) <= 0;
+  const [take_profit, trailing] = await Promise.all([
+    placeExit(client, {
+      ...common,
+      type: 'TAKE_PROFIT_MARKET',
+      triggerPrice,
+      clientId: ids.takeProfit,
+    }).then((reason) => hold(triggerPrice, reason)),
+    trailingFits
+      ? placeExit(client, {
+          ...common,
+          type: 'TRAILING_STOP_MARKET',
+          activatePrice,
+          callbackRate,
+          clientId: ids.trailing,
+        }).then((reason) => hold(activatePrice, reason))
+      : Promise.resolve<ExitHold>({
+          held_by: 'signaldesk',
+          reason: `The trailing stop's callback rate ${callbackRate} % is outside the exchange's ${low}–${high} %`,
+        }),
+  ]);
+  return { take_profit, trailing };
+}
+
+const hold = (price: string, refusal: string | undefined): ExitHold =>
+  refusal === undefined ? { held_by: 'exchange', price } : { held_by: 'signaldesk', reason: refusal };
+
+/** Places one exit; answers why the exchange did not take it, or undefined when it holds it. */
+async function placeExit(client: ExchangeClient, exit: ExitOrderInput): Promise<string | undefined> {
+  try {
+    await client.placeExitOrder(exit);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ExchangeError)) throw error;
+    if (error.code === DUPLICATED_CLIENT_ID) return undefined;
+    if (error.outcomeUnknown) {
+      const found = await client.getStopOrder(exit.symbol, exit.clientId).catch(unlessExchangeError);
+      if (found?.status === 'NEW') return undefined;
+    }
+    return error.message;
+  }
+}
+
+/** Cancels the exits the exchange holds for a trade (a refusal means there is none left to cancel). */
+async function cancelExits(
+  client: ExchangeClient,
+  ids: ReturnType<typeof clientOrderIds>,
+  exits: TradeExits,
+): Promise<void> {
+  await Promise.all([
+    exits.take_profit.held_by === 'exchange' && cancelExitQuietly(client, ids.takeProfit),
+    exits.trailing.held_by === 'exchange' && cancelExitQuietly(client, ids.trailing),
+  ]);
 }
 
 /**

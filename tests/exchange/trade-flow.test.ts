@@ -26,6 +26,8 @@ import {
   stopPrice,
   subDecimals,
   addDecimals,
+  takeProfitPrice,
+  trailingActivationPrice,
 } from '../../shared-core/trade-core';
 import {
   lastFillPrice,
@@ -401,6 +403,132 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     // The close was refused as reduce-only on a flat position; nothing new was opened.
     expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET').at(-1)?.code).toBe(-2022);
     expect((await positionOf(exchange, trader, 'XRPUSDT')).positionAmt).toBe('0.0');
+  });
+
+  describe('exits held by the exchange (issue 35)', () => {
+    const EXITS = { trade_take_profit_percent: 5, trade_treiling_stop_percent: 3 };
+
+    it("places the take profit and the trailing stop after the fill at trade-core's prices; the take profit closes, the close reports it and cancels the rest", async () => {
+      exchange.admin.setPrice('LINKUSDT', '20');
+      const trader = newTrader(exchange);
+      const order = input(LINK, { exits: EXITS });
+      const opened = await openPosition(trader.client, order);
+      const ids = clientOrderIds(order.signal_uuid);
+      const entry = opened.trade_open_price;
+      const triggerPrice = takeProfitPrice({
+        direction: 'BUY',
+        entryPrice: entry,
+        takeProfitPercent: 5,
+        leverage: 10,
+        pricePrecision: 3,
+      });
+      const activatePrice = trailingActivationPrice({
+        direction: 'BUY',
+        entryPrice: entry,
+        trailingPercent: 3,
+        leverage: 10,
+        pricePrecision: 3,
+      });
+      expect(opened.exits).toEqual({
+        take_profit: { held_by: 'exchange', price: triggerPrice },
+        trailing: { held_by: 'exchange', price: activatePrice },
+      });
+      const algos = await openAlgos(exchange, trader, 'LINKUSDT');
+      const byId = new Map(algos.map((algo) => [algo.clientAlgoId, algo]));
+      expect(byId.get(ids.takeProfit)).toMatchObject({
+        side: 'SELL',
+        triggerPrice,
+        quantity: opened.trade_quantity,
+        reduceOnly: true,
+      });
+      expect(byId.get(ids.trailing)).toMatchObject({ side: 'SELL', quantity: opened.trade_quantity });
+      // Both exits go after the MARKET order, never on the road to it.
+      const market = sent(trader, 'POST', '/fapi/v1/order', 'MARKET')[0]!;
+      const exitRequests = sent(trader, 'POST', '/fapi/v1/algoOrder').filter((request) =>
+        [ids.takeProfit, ids.trailing].includes(request.params.get('clientAlgoId') ?? ''),
+      );
+      expect(exitRequests).toHaveLength(2);
+      for (const request of exitRequests) expect(request.sentAt).toBeGreaterThan(market.answeredAt!);
+
+      // The price passes the take profit: the exchange closes the position, no page and no monitor needed.
+      exchange.admin.setPrice('LINKUSDT', addDecimals(triggerPrice, '0.01'));
+      expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe('0.00');
+      const fill = await lastFillPrice(exchange, trader, 'LINKUSDT');
+      const closed = await closePosition(trader.client, {
+        symbol_pair: 'LINKUSDT',
+        trade_direction: 'BUY',
+        trade_quantity: opened.trade_quantity,
+        trade_leverage: 10,
+        trade_stop_order_id: opened.trade_stop_order_id,
+        trade_order_id: opened.trade_order_id,
+        trade_status: 'manual_close',
+        trade_exits_held: true,
+      });
+      expect(closed).toMatchObject({ trade_status: 'take_profit', stop_cancelled: true });
+      expect(same(closed.trade_close_price, fill)).toBe(true);
+      expect(closed.trade_close_commission).toMatch(/^\d+\.\d+$/);
+      // Nothing is left to act on a later position of the symbol.
+      expect(await openAlgos(exchange, trader, 'LINKUSDT')).toEqual([]);
+      exchange.admin.setPrice('LINKUSDT', '20');
+    });
+
+    it('the trailing stop closes after the price rose past its activation and fell back by the callback', async () => {
+      exchange.admin.setPrice('LINKUSDT', '20');
+      const trader = newTrader(exchange);
+      const order = input(LINK, { exits: EXITS });
+      const opened = await openPosition(trader.client, order);
+      const trailing = opened.exits!.trailing;
+      expect(trailing.held_by).toBe('exchange');
+      const activation = trailing.held_by === 'exchange' ? trailing.price : '';
+      const best = addDecimals(activation, '0.02');
+      exchange.admin.setPrice('LINKUSDT', best);
+      expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe(opened.trade_quantity);
+      // 0.3 % below the best price (3 % trailing at 10×) and more: the exchange closes it.
+      exchange.admin.setPrice('LINKUSDT', roundDecimal(mulDecimals(best, '0.996'), 3));
+      expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe('0.00');
+      const closed = await closePosition(trader.client, {
+        symbol_pair: 'LINKUSDT',
+        trade_direction: 'BUY',
+        trade_quantity: opened.trade_quantity,
+        trade_leverage: 10,
+        trade_stop_order_id: opened.trade_stop_order_id,
+        trade_order_id: opened.trade_order_id,
+        trade_status: 'manual_close',
+        trade_exits_held: true,
+      });
+      expect(closed.trade_status).toBe('treiling_stop');
+      expect(same(closed.trade_close_price, await lastFillPrice(exchange, trader, 'LINKUSDT'))).toBe(true);
+      expect(await openAlgos(exchange, trader, 'LINKUSDT')).toEqual([]);
+      exchange.admin.setPrice('LINKUSDT', '20');
+    });
+
+    it('a close by hand cancels the exits with the stop; a callback rate the exchange cannot take stays with Signaldesk', async () => {
+      exchange.admin.setPrice('LINKUSDT', '20');
+      const trader = newTrader(exchange);
+      // 1 % trailing at 25× is a 0.04 % callback, 0.0 at one decimal: below Binance's 0.1 %.
+      const order = input(LINK, {
+        trade_leverage: 25,
+        exits: { trade_take_profit_percent: 5, trade_treiling_stop_percent: 1 },
+      });
+      const opened = await openPosition(trader.client, order);
+      expect(opened.exits?.take_profit.held_by).toBe('exchange');
+      expect(opened.exits?.trailing).toEqual({
+        held_by: 'signaldesk',
+        reason: "The trailing stop's callback rate 0.0 % is outside the exchange's 0.1–10 %",
+      });
+      await closePosition(trader.client, {
+        symbol_pair: 'LINKUSDT',
+        trade_direction: 'BUY',
+        trade_quantity: opened.trade_quantity,
+        trade_leverage: 25,
+        trade_stop_order_id: opened.trade_stop_order_id,
+        trade_order_id: opened.trade_order_id,
+        trade_status: 'manual_close',
+        trade_exits_held: true,
+      });
+      expect(await openAlgos(exchange, trader, 'LINKUSDT')).toEqual([]);
+      expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe('0.00');
+    });
   });
 
   it('closes the position again when the stop is refused', async () => {
