@@ -407,6 +407,18 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
 
   describe('exits held by the exchange (issue 35)', () => {
     const EXITS = { trade_take_profit_percent: 5, trade_treiling_stop_percent: 3 };
+    /** A close by hand of a LINKUSDT BUY whose exits the exchange holds. */
+    const closeHeld = (trader: Trader, opened: OpenedPosition, leverage: number) =>
+      closePosition(trader.client, {
+        symbol_pair: 'LINKUSDT',
+        trade_direction: 'BUY',
+        trade_quantity: opened.trade_quantity,
+        trade_leverage: leverage,
+        trade_stop_order_id: opened.trade_stop_order_id,
+        trade_order_id: opened.trade_order_id,
+        trade_status: 'manual_close',
+        trade_exits_held: true,
+      });
 
     it("places the take profit and the trailing stop after the fill at trade-core's prices; the take profit closes, the close reports it and cancels the rest", async () => {
       exchange.admin.setPrice('LINKUSDT', '20');
@@ -454,16 +466,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       exchange.admin.setPrice('LINKUSDT', addDecimals(triggerPrice, '0.01'));
       expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe('0.00');
       const fill = await lastFillPrice(exchange, trader, 'LINKUSDT');
-      const closed = await closePosition(trader.client, {
-        symbol_pair: 'LINKUSDT',
-        trade_direction: 'BUY',
-        trade_quantity: opened.trade_quantity,
-        trade_leverage: 10,
-        trade_stop_order_id: opened.trade_stop_order_id,
-        trade_order_id: opened.trade_order_id,
-        trade_status: 'manual_close',
-        trade_exits_held: true,
-      });
+      const closed = await closeHeld(trader, opened, 10);
       expect(closed).toMatchObject({ trade_status: 'take_profit', stop_cancelled: true });
       expect(same(closed.trade_close_price, fill)).toBe(true);
       expect(closed.trade_close_commission).toMatch(/^\d+\.\d+$/);
@@ -486,16 +489,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       // 0.3 % below the best price (3 % trailing at 10×) and more: the exchange closes it.
       exchange.admin.setPrice('LINKUSDT', roundDecimal(mulDecimals(best, '0.996'), 3));
       expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe('0.00');
-      const closed = await closePosition(trader.client, {
-        symbol_pair: 'LINKUSDT',
-        trade_direction: 'BUY',
-        trade_quantity: opened.trade_quantity,
-        trade_leverage: 10,
-        trade_stop_order_id: opened.trade_stop_order_id,
-        trade_order_id: opened.trade_order_id,
-        trade_status: 'manual_close',
-        trade_exits_held: true,
-      });
+      const closed = await closeHeld(trader, opened, 10);
       expect(closed.trade_status).toBe('treiling_stop');
       expect(same(closed.trade_close_price, await lastFillPrice(exchange, trader, 'LINKUSDT'))).toBe(true);
       expect(await openAlgos(exchange, trader, 'LINKUSDT')).toEqual([]);
@@ -516,16 +510,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
         held_by: 'signaldesk',
         reason: "The trailing stop's callback rate 0.0 % is outside the exchange's 0.1–10 %",
       });
-      await closePosition(trader.client, {
-        symbol_pair: 'LINKUSDT',
-        trade_direction: 'BUY',
-        trade_quantity: opened.trade_quantity,
-        trade_leverage: 25,
-        trade_stop_order_id: opened.trade_stop_order_id,
-        trade_order_id: opened.trade_order_id,
-        trade_status: 'manual_close',
-        trade_exits_held: true,
-      });
+      await closeHeld(trader, opened, 25);
       expect(await openAlgos(exchange, trader, 'LINKUSDT')).toEqual([]);
       expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe('0.00');
     });
