@@ -256,29 +256,34 @@ fn first_tick_at_roe(
     positive(price, "price")
 }
 
+/// The first tick at which the trade monitor's ROE, rounded to 2 decimals, reaches `percent`: BUY at or above,
+/// SELL at or below entry × (100·leverage ± (percent − 0.005)) ÷ (100·leverage).
+fn first_tick_at_monitor_roe(
+    direction: Direction, entry_price: Decimal, percent: Decimal, leverage: Decimal, price_precision: u32,
+) -> CoreResult<Decimal> {
+    let roe = percent.checked_sub(MONITOR_ROE_HALF_STEP).ok_or_else(|| overflow("roe"))?;
+    positive(roe, "percent − 0.005")?;
+    first_tick_at_roe(direction, entry_price, roe, leverage, price_precision)
+}
+
 /// Take-profit trigger price (issue 35): the first tick at which the trade monitor's TAKE_PROFIT fires
-/// (server/src/engine/trade-rules.ts: ROE, rounded to 2 decimals, at or above the take-profit percent), so the
-/// exchange closes where the monitor would: BUY at or above, SELL at or below entry × (100·leverage ± (tp −
-/// 0.005)) ÷ (100·leverage).
+/// (server/src/engine/trade-rules.ts: the 2-decimal ROE at or above the take-profit percent), so the exchange
+/// closes where the monitor would.
 pub fn take_profit_price(
     direction: Direction, entry_price: Decimal, take_profit_percent: Decimal, leverage: Decimal,
     price_precision: u32,
 ) -> CoreResult<Decimal> {
-    let roe = take_profit_percent.checked_sub(MONITOR_ROE_HALF_STEP).ok_or_else(|| overflow("roe"))?;
-    positive(roe, "take-profit percent − 0.005")?;
-    first_tick_at_roe(direction, entry_price, roe, leverage, price_precision)
+    first_tick_at_monitor_roe(direction, entry_price, take_profit_percent, leverage, price_precision)
 }
 
 /// Trailing stop activation price (issue 35): the first tick at which the trade monitor's trailing level rises
 /// above −stop loss % (trade-math.ts raiseTrailingLevel: once the 2-decimal ROE reaches the trailing percent,
-/// the level becomes best ROE − trailing %, at least 0), computed as the take profit's trigger is.
+/// the level becomes best ROE − trailing %, at least 0).
 pub fn trailing_activation_price(
     direction: Direction, entry_price: Decimal, trailing_percent: Decimal, leverage: Decimal,
     price_precision: u32,
 ) -> CoreResult<Decimal> {
-    let roe = trailing_percent.checked_sub(MONITOR_ROE_HALF_STEP).ok_or_else(|| overflow("roe"))?;
-    positive(roe, "trailing percent − 0.005")?;
-    first_tick_at_roe(direction, entry_price, roe, leverage, price_precision)
+    first_tick_at_monitor_roe(direction, entry_price, trailing_percent, leverage, price_precision)
 }
 
 /// The exchange's trailing callback rate for the monitor's trailing percent (issue 35): the monitor trails by

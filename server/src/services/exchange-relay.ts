@@ -122,8 +122,12 @@ export class ExchangeRelay {
       .digest('base64url');
     const now = this.clock();
     if (now - this.lastPurge > SIGNATURE_PURGE_MS) {
+      // Beside the request, not on its road to the exchange; a failed purge is retried a minute later.
       this.lastPurge = now;
-      await this.db.delete(relaySignatures).where(lt(relaySignatures.expires_at, new Date(now)));
+      void this.db
+        .delete(relaySignatures)
+        .where(lt(relaySignatures.expires_at, new Date(now)))
+        .catch(() => undefined);
     }
     const inserted = await this.db
       .insert(relaySignatures)

@@ -78,6 +78,35 @@ function relayClient(
   };
 }
 
+/** Opens a 10 USDT BUY at 10× from a new signal through `client`, then closes it by hand. */
+async function openAndClose(
+  client: ExchangeClient,
+  symbol_pair: string,
+  precision: { price: number; quantity: number },
+) {
+  const signal = crypto.randomUUID();
+  const opened = await openPosition(client, {
+    symbol_pair,
+    trade_direction: 'BUY',
+    trade_margin: 10,
+    trade_leverage: 10,
+    trade_stop_loss_percent: 10,
+    symbol_price_precision: precision.price,
+    symbol_quantity_precision: precision.quantity,
+    signal_uuid: signal,
+  });
+  const closed = await closePosition(client, {
+    symbol_pair,
+    trade_direction: 'BUY',
+    trade_quantity: opened.trade_quantity,
+    trade_leverage: 10,
+    trade_stop_order_id: opened.trade_stop_order_id,
+    trade_order_id: opened.trade_order_id,
+    trade_status: 'manual_close',
+  });
+  return { signal, opened, closed };
+}
+
 /** A signed query the way the client builds it, for requests the client would never send. */
 function signedQuery(account: { apiSecret: string }, params: [string, string][]) {
   return signerFor(account.apiSecret).signedQuery(params, { timestamp: Date.now(), recvWindow: 10_000 });
@@ -128,26 +157,7 @@ describe('the exchange budget under a flood of made-up keys (issue 33)', () => {
     const account = exchange.admin.createAccount('5000');
     const { client, sent } = relayClient(account, third);
     expect((await client.getAccount()).total_wallet_balance).toBe(5000);
-    const signal = crypto.randomUUID();
-    const opened = await openPosition(client, {
-      symbol_pair: 'ADAUSDT',
-      trade_direction: 'BUY',
-      trade_margin: 10,
-      trade_leverage: 10,
-      trade_stop_loss_percent: 10,
-      symbol_price_precision: 4,
-      symbol_quantity_precision: 0,
-      signal_uuid: signal,
-    });
-    await closePosition(client, {
-      symbol_pair: 'ADAUSDT',
-      trade_direction: 'BUY',
-      trade_quantity: opened.trade_quantity,
-      trade_leverage: 10,
-      trade_stop_order_id: opened.trade_stop_order_id,
-      trade_order_id: opened.trade_order_id,
-      trade_status: 'manual_close',
-    });
+    await openAndClose(client, 'ADAUSDT', { price: 4, quantity: 0 });
     // (Its 400s are the exchange's "already so" answers the flow expects, -4046 and -4059.)
     expect(sent.map((answer) => answer.status).filter((status) => status === 429 || status === 418)).toEqual(
       [],
@@ -169,29 +179,10 @@ describe('exchange relay', () => {
     expect(balance.total_wallet_balance).toBe(5000);
     expect(sent[0]!.headers.get('x-mbx-used-weight-1m')).toMatch(/^\d+$/);
     expect(sent[0]!.headers.get(RELAY_HEADER)).toBeNull();
-    const signal = crypto.randomUUID();
-    const opened = await openPosition(client, {
-      symbol_pair: 'ETHUSDT',
-      trade_direction: 'BUY',
-      trade_margin: 10,
-      trade_leverage: 10,
-      trade_stop_loss_percent: 10,
-      symbol_price_precision: 2,
-      symbol_quantity_precision: 3,
-      signal_uuid: signal,
-    });
+    const { signal, opened, closed } = await openAndClose(client, 'ETHUSDT', { price: 2, quantity: 3 });
     expect(opened.trade_stop_order_id).toBe(clientOrderIds(signal).stop);
     const market = sent.find((response) => response.url.includes('type=MARKET'))!;
     expect(market.headers.get('x-mbx-order-count-1m')).toMatch(/^\d+$/);
-    const closed = await closePosition(client, {
-      symbol_pair: 'ETHUSDT',
-      trade_direction: 'BUY',
-      trade_quantity: opened.trade_quantity,
-      trade_leverage: 10,
-      trade_stop_order_id: opened.trade_stop_order_id,
-      trade_order_id: opened.trade_order_id,
-      trade_status: 'manual_close',
-    });
     expect(closed.stop_cancelled).toBe(true);
     const summary = await fetch(`${exchange.url}/admin/accounts/${account.apiKey}`).then((r) => r.json());
     expect(summary.positions.filter((p: { positionAmt: string }) => Number(p.positionAmt) !== 0)).toEqual([]);
