@@ -35,6 +35,8 @@ export const TRADE_PREFERENCE_BOUNDS = {
   trade_in_server_side: { min: 0, max: 1, step: 1, decimals: 0 },
   trade_max_open_trades: { min: 0, max: 50, step: 1, decimals: 0 },
   trade_daily_loss_limit: { min: 0, max: 5000, step: 5, decimals: 0 },
+  /** Issue 35: 1 the exchange holds the take profit and the trailing stop, 0 Signaldesk's monitor does. */
+  trade_exits_on_exchange: { min: 0, max: 1, step: 1, decimals: 0 },
 } as const satisfies Record<string, PreferenceBound>;
 
 /** The global preferences that are risk limits (0 = OFF). */
@@ -99,15 +101,22 @@ export const tradePreferences = z
     trade_max_open_trades: bounded(T.trade_max_open_trades),
     /** USDT: no new trade once today's (UTC) realized loss reaches it; 0 is OFF. */
     trade_daily_loss_limit: bounded(T.trade_daily_loss_limit),
+    /**
+     * Issue 35, 1 by default: the exchange holds each trade's take profit and trailing stop (algo orders placed
+     * after the fill), so they close the position with no page open and no PIN given; 0 leaves them to
+     * Signaldesk's monitor and the page's countdown (trade_auto_close_delay), as before.
+     */
+    trade_exits_on_exchange: z.union([z.literal(0), z.literal(1)]),
   })
   .meta({ id: 'TradePreferences' });
 export type TradePreferences = z.infer<typeof tradePreferences>;
 /**
- * POST /trade_preferences/set_preferences/: SPEC.md §7's four fields, and the risk limits, which a save that
- * leaves them out keeps as they are (a client that knows only the four fields never turns a limit off).
+ * POST /trade_preferences/set_preferences/: SPEC.md §7's four fields, and the risk limits and the exits'
+ * holder, which a save that leaves them out keeps as they are (a client that knows only the four fields never
+ * turns a limit or the exchange's exits off).
  */
 export const setTradePreferencesBody = tradePreferences
-  .partial({ trade_max_open_trades: true, trade_daily_loss_limit: true })
+  .partial({ trade_max_open_trades: true, trade_daily_loss_limit: true, trade_exits_on_exchange: true })
   .meta({ id: 'SetTradePreferencesBody' });
 export type SetTradePreferencesBody = z.infer<typeof setTradePreferencesBody>;
 export const tradePreferencesAnswer = resultOf(tradePreferences);

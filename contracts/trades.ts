@@ -94,6 +94,20 @@ export const tradeError = z.enum([
   TradeError.POSITION_MISSING,
 ]);
 
+/**
+ * Who holds one exit of a trade (issue 35): the exchange, as an algo order (TAKE_PROFIT_MARKET at its trigger
+ * price, TRAILING_STOP_MARKET from its activation price), or Signaldesk's trade monitor, with the reason the
+ * exchange could not hold it (a callback rate outside 0.1–10 %, a refusal). An exit held by Signaldesk closes
+ * only while the page is open (client mode) or by the page's countdown (both modes).
+ */
+export const exitHold = z.discriminatedUnion('held_by', [
+  z.object({ held_by: z.literal('exchange'), price: decimalString }),
+  z.object({ held_by: z.literal('signaldesk'), reason: z.string() }),
+]);
+export type ExitHold = z.infer<typeof exitHold>;
+export const tradeExits = z.object({ take_profit: exitHold, trailing: exitHold }).meta({ id: 'TradeExits' });
+export type TradeExits = z.infer<typeof tradeExits>;
+
 /** The symbol of a trade (SPEC.md §3), with the quantity precision the close order needs. */
 export const tradeSymbol = z.object({
   symbol_uuid: z.uuid(),
@@ -177,6 +191,12 @@ export const trade = tradeCalculated
     /** Client id of the stop-loss order (newClientOrderId, or clientAlgoId on the Algo Order API). */
     trade_stop_order_id: z.string().nullable(),
     trade_error: tradeError.nullable(),
+    /**
+     * Where the take profit and the trailing stop are held (issue 35); null when Signaldesk's monitor holds both
+     * (the preference trade_exits_on_exchange off, or a trade from before it). Optional on the wire so a producer
+     * or fixture from before issue 35 stays valid; the server always sends it.
+     */
+    trade_exits: tradeExits.nullable().optional(),
     trade_create_timestamp: z.string(),
     trade_close_timestamp: z.string().nullable(),
   })

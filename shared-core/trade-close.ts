@@ -97,8 +97,9 @@ export async function closePosition(
 
 /**
  * The position was gone when the close came (-2022): the exchange-side stop closed it (stop_loss at the
- * stop's fill price), or something else did (the requested status; the price of our own closing order when
- * an earlier attempt of this close filled, else unknown). A stop still waiting is cancelled.
+ * stop's fill price), or an exit the exchange held (issue 35: take_profit / treiling_stop at its fill), or
+ * something else did (the requested status; the price of our own closing order when an earlier attempt of this
+ * close filled, else unknown). A stop or an exit still waiting is cancelled.
  */
 async function closedBefore(
   client: ExchangeClient,
@@ -107,10 +108,15 @@ async function closedBefore(
 ): Promise<ClosedPosition> {
   const { symbol_pair: symbol, trade_stop_order_id: stopId } = input;
   const stop = stopId === null ? undefined : await client.getStopOrder(symbol, stopId);
-  if (stop && hasFired(stop)) {
-    // The exits it leaves behind would act on a later position of the symbol (issue 35).
-    const left = input.trade_exits_held ? (exitIds(input) ?? []) : [];
-    await Promise.all(left.map(([id]) => cancelExitQuietly(client, id)));
+  const stopFired = stop !== undefined && hasFired(stop);
+  // An exit the exchange held may have closed it (issue 35); the exits left waiting are cancelled either way.
+  const byExit = await settleExits(
+    client,
+    symbol,
+    input.trade_exits_held ? exitIds(input) : undefined,
+    stopFired,
+  );
+  if (stopFired) {
     return {
       trade_status: 'stop_loss',
       trade_close_price: stop.avgPrice,
@@ -118,34 +124,9 @@ async function closedBefore(
       stop_cancelled: false,
     };
   }
-  // An exit the exchange held may have closed it (issue 35): the first that fired names the close, and the
-  // others still waiting are cancelled (they would act on a later position of the symbol).
-  const exits = input.trade_exits_held ? exitIds(input) : undefined;
-  if (exits) {
-    const states = await Promise.all(exits.map(([id]) => client.getStopOrder(symbol, id)));
-    const fired = states.findIndex((state) => state !== undefined && hasFired(state));
-    if (fired >= 0) {
-      const [, status] = exits[fired]!;
-      const state = states[fired]!;
-      await Promise.all([
-        ...(stopId !== null && stop?.status === 'NEW' ? [cancelQuietly(client, symbol, stopId)] : []),
-        ...exits.filter((_, i) => states[i]?.status === 'NEW').map(([id]) => cancelExitQuietly(client, id)),
-      ]);
-      return {
-        trade_status: status,
-        trade_close_price: state.avgPrice,
-        trade_close_commission: state.orderId
-          ? await orderCommission(client, symbol, state.orderId)
-          : undefined,
-        stop_cancelled: stopId !== null && stop?.status === 'NEW',
-      };
-    }
-    await Promise.all(
-      exits.filter((_, i) => states[i]?.status === 'NEW').map(([id]) => cancelExitQuietly(client, id)),
-    );
-  }
   const stop_cancelled =
     stopId !== null && stop?.status === 'NEW' ? await cancelQuietly(client, symbol, stopId) : false;
+  if (byExit) return { ...byExit, stop_cancelled };
   const earlier = await client.getOrder(symbol, closeId).catch(unlessExchangeError);
   const filled = earlier && isPositive(earlier.executedQty) ? earlier : undefined;
   return {
@@ -156,8 +137,40 @@ async function closedBefore(
   };
 }
 
+type ExitClose = Omit<ClosedPosition, 'stop_cancelled'>;
+
+/**
+ * The exits the exchange held for a trade whose position is gone (issue 35): the first that fired names the
+ * close (its fill's price and commission); those still waiting are cancelled, as they would act on a later
+ * position of the symbol. When the stop fired they are cancelled unread. Undefined when no exit closed it.
+ */
+async function settleExits(
+  client: ExchangeClient,
+  symbol: string,
+  exits: [string, ClosingTradeStatus][] | undefined,
+  stopFired: boolean,
+): Promise<ExitClose | undefined> {
+  if (!exits) return undefined;
+  if (stopFired) {
+    await Promise.all(exits.map(([id]) => cancelExitQuietly(client, id)));
+    return undefined;
+  }
+  const states = await Promise.all(exits.map(([id]) => client.getStopOrder(symbol, id)));
+  await Promise.all(
+    exits.filter((_, i) => states[i]?.status === 'NEW').map(([id]) => cancelExitQuietly(client, id)),
+  );
+  const fired = states.findIndex((state) => state !== undefined && hasFired(state));
+  if (fired < 0) return undefined;
+  const state = states[fired]!;
+  return {
+    trade_status: exits[fired]![1],
+    trade_close_price: state.avgPrice,
+    trade_close_commission: state.orderId ? await orderCommission(client, symbol, state.orderId) : undefined,
+  };
+}
+
 /** The exits' ids of the trade's signal with the status each closes with (clientOrderIds); none when unknown. */
-function exitIds(input: ClosePositionInput): [string, ClosingTradeStatus][] | undefined {
+function exitIds(input: OrderIds): [string, ClosingTradeStatus][] | undefined {
   const close = closeOrderId(input);
   if (!/^sdc[0-9a-f]{32}$/.test(close)) return undefined;
   const key = close.slice(3);
@@ -167,8 +180,10 @@ function exitIds(input: ClosePositionInput): [string, ClosingTradeStatus][] | un
   ];
 }
 
+type OrderIds = { trade_order_id?: string | null; trade_stop_order_id: string | null };
+
 /** The `sdc` id of the trade's signal, known from its market order's or its stop's id (clientOrderIds). */
-function closeOrderId(input: ClosePositionInput): string {
+function closeOrderId(input: OrderIds): string {
   for (const [id, prefix] of [
     [input.trade_order_id, 'sdo'],
     [input.trade_stop_order_id, 'sds'],
@@ -186,6 +201,8 @@ export interface PositionCheckInput {
   trade_stop_order_id: string | null;
   /** The market order's client id, to learn whether an unconfirmed open was filled. */
   trade_order_id: string | null;
+  /** The exchange holds the trade's take profit and trailing stop (issue 35; ClosePositionInput). */
+  trade_exits_held?: boolean;
 }
 
 export type PositionCheck =
@@ -203,7 +220,8 @@ export type PositionCheck =
 
 /**
  * Reconciles open trades of one platform with the exchange's positions and orders. A trade the exchange closed
- * otherwise than by its stop has that stop cancelled when it is still waiting.
+ * by its stop or by an exit it held (issue 35) is reported with that fill; its other orders still waiting (the
+ * stop, the exits) are cancelled.
  */
 export async function checkPositions(
   client: ExchangeClient,
@@ -239,7 +257,14 @@ async function checkPosition(
     trade.trade_stop_order_id === null
       ? undefined
       : await client.getStopOrder(symbol, trade.trade_stop_order_id);
-  if (stop && hasFired(stop)) {
+  const stopFired = stop !== undefined && hasFired(stop);
+  const byExit = await settleExits(
+    client,
+    symbol,
+    trade.trade_exits_held ? exitIds(trade) : undefined,
+    stopFired,
+  );
+  if (stopFired) {
     return {
       trade_uuid,
       state: 'closed',
@@ -247,6 +272,12 @@ async function checkPosition(
       trade_close_price: stop.avgPrice,
       trade_close_commission: await orderCommission(client, symbol, stop.orderId),
     };
+  }
+  if (byExit) {
+    if (trade.trade_stop_order_id !== null && stop?.status === 'NEW') {
+      await cancelQuietly(client, symbol, trade.trade_stop_order_id);
+    }
+    return { trade_uuid, state: 'closed', ...byExit };
   }
   // Closed by something else (by hand on the exchange): a stop still waiting protects nothing any more and,
   // reduce-only on the trade's closing side, would act on a later position of the symbol. It is cancelled.

@@ -5,7 +5,7 @@
 //
 // Every order carries a client id made from the signal (clientOrderIds), so a retried open or close finds
 // what an earlier attempt did instead of doing it twice.
-import type { SignalDirection } from '../contracts';
+import type { ExitHold, SignalDirection, TradeExits } from '../contracts';
 import { ExchangeError, ExchangeFailure } from './exchange-client';
 import type {
   ExchangeClient,
@@ -81,13 +81,7 @@ export interface OpenPositionInput {
   exits?: { trade_take_profit_percent: number; trade_treiling_stop_percent: number };
 }
 
-/** Who holds one exit of a trade: the exchange (an algo order at `price`), or Signaldesk's monitor, and why. */
-export type ExitHold = { held_by: 'exchange'; price: string } | { held_by: 'signaldesk'; reason: string };
-
-export interface TradeExits {
-  take_profit: ExitHold;
-  trailing: ExitHold;
-}
+export type { ExitHold, TradeExits };
 
 /** Binance's callbackRate range (percent of the best price). */
 const CALLBACK_RATE_RANGE = ['0.1', '10'] as const;

@@ -51,6 +51,7 @@ function useMode(mode: TradeSide) {
     trade_in_server_side: mode,
     trade_max_open_trades: 0,
     trade_daily_loss_limit: 0,
+    trade_exits_on_exchange: 1,
   };
 }
 

@@ -43,6 +43,7 @@ beforeEach(() => {
     trade_in_server_side: TradeSide.CLIENT,
     trade_max_open_trades: 0,
     trade_daily_loss_limit: 0,
+    trade_exits_on_exchange: 1,
   };
   setPlatform(false);
   writeTokenEnvelope(

@@ -55,6 +55,7 @@ export function chooseMode(trade_in_server_side: 0 | 1) {
     trade_in_server_side,
     trade_max_open_trades: 0,
     trade_daily_loss_limit: 0,
+    trade_exits_on_exchange: 1,
   };
 }
 

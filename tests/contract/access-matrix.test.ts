@@ -449,6 +449,7 @@ describe("B never reaches A's resources", () => {
       ...A_TRADE_PREFERENCES,
       trade_max_open_trades: 0,
       trade_daily_loss_limit: 0,
+      trade_exits_on_exchange: 1,
     });
   });
 

@@ -76,10 +76,14 @@ async function exchangeGet<T>(path: string, params: Record<string, string>): Pro
   return (await response.json()) as T;
 }
 
-const stopsOn = (pair: string) =>
+/** Every algo order waiting on the symbol: stops (`sds…`) and the exits the exchange holds (issue 35). */
+const algosOn = (pair: string) =>
   exchangeGet<{ clientAlgoId: string; triggerPrice: string; quantity: string }[]>('/fapi/v1/openAlgoOrders', {
     symbol: pair,
   });
+/** The stops waiting on the symbol. */
+const stopsOn = async (pair: string) =>
+  (await algosOn(pair)).filter((algo) => algo.clientAlgoId.startsWith('sds'));
 
 const positionOf = async (pair: string) => Number((await client.getPositionRisk(pair)).positionAmt);
 
@@ -294,7 +298,8 @@ describe('a position closed by hand on the exchange while the server was down', 
     expect(pushedFor(trade.trade_uuid).at(-1)).toMatchObject({
       message: { trade_update_calculated: { trade_status: TradeStatus.MANUAL_CLOSE } },
     });
-    expect(await stopsOn('LINKUSDT')).toEqual([]);
+    // Neither the stop nor the exits the exchange held are left to act on a later position.
+    expect(await algosOn('LINKUSDT')).toEqual([]);
   });
 });
 

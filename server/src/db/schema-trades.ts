@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import {
   doublePrecision,
   index,
+  jsonb,
   integer,
   numeric,
   pgTable,
@@ -14,6 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { TradeExits } from '../../../contracts';
 import { platforms, symbols, users } from './schema';
 
 export const trades = pgTable(
@@ -47,6 +49,11 @@ export const trades = pgTable(
     trade_stop_price: numeric('trade_stop_price'),
     trade_order_id: text('trade_order_id'),
     trade_stop_order_id: text('trade_stop_order_id'),
+    /**
+     * Where the take profit and the trailing stop are held (contracts TradeExits, issue 35): an algo order on
+     * the exchange or Signaldesk's monitor. Null: the monitor holds both (preference off, or an older trade).
+     */
+    trade_exits: jsonb('trade_exits').$type<TradeExits>(),
     /** contracts TradeError, null when the trade is sound. */
     trade_error: text('trade_error'),
     trade_status: text('trade_status').notNull().default('open'),

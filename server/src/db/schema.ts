@@ -145,6 +145,8 @@ export const tradePreferences = pgTable('trade_preferences', {
   /** Risk limits (issue 18), 0 = OFF: open trades at most, and the day's realized loss in USDT. */
   trade_max_open_trades: integer('trade_max_open_trades').notNull().default(0),
   trade_daily_loss_limit: integer('trade_daily_loss_limit').notNull().default(0),
+  /** Issue 35: 1 (default) the exchange holds each trade's take profit and trailing stop, 0 the monitor does. */
+  trade_exits_on_exchange: integer('trade_exits_on_exchange').notNull().default(1),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -27,6 +27,7 @@ export const DEFAULT_TRADE_PREFERENCES: TradePreferences = {
   trade_in_server_side: 0,
   trade_max_open_trades: 0,
   trade_daily_loss_limit: 0,
+  trade_exits_on_exchange: 1,
 };
 
 /** Saved values, or the defaults with the leverage capped by the platform's maximum. */
@@ -95,10 +96,11 @@ export async function getTradePreferences(db: Database, userUuid: string): Promi
     trade_in_server_side: row.trade_in_server_side === 1 ? 1 : 0,
     trade_max_open_trades: row.trade_max_open_trades,
     trade_daily_loss_limit: row.trade_daily_loss_limit,
+    trade_exits_on_exchange: row.trade_exits_on_exchange === 0 ? 0 : 1,
   };
 }
 
-/** Saves the global preferences; risk limits the body leaves out keep their stored values (or the defaults). */
+/** Saves the global preferences; risk limits and the exits' holder the body leaves out keep their stored values (or the defaults). */
 export async function setTradePreferences(
   db: Database,
   userUuid: string,
@@ -110,6 +112,7 @@ export async function setTradePreferences(
     minimal_accuracy: snapToStep(values.minimal_accuracy, TRADE_PREFERENCE_BOUNDS.minimal_accuracy),
     trade_max_open_trades: values.trade_max_open_trades ?? current.trade_max_open_trades,
     trade_daily_loss_limit: values.trade_daily_loss_limit ?? current.trade_daily_loss_limit,
+    trade_exits_on_exchange: values.trade_exits_on_exchange ?? current.trade_exits_on_exchange,
   };
   await db
     .insert(tradePreferences)

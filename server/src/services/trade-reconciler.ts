@@ -30,6 +30,7 @@ import {
   deleteTrade,
   isListable,
   updateTrade,
+  exitsHeldByExchange,
   type TradeWithSymbol,
 } from './trades';
 import { positionAt, readCostColumns } from './trade-costs';
@@ -156,6 +157,22 @@ export class TradeReconciler {
     return isListable(row) ? { state: 'open', row } : { state: 'unsettled' };
   }
 
+  /**
+   * Before a server-mode open on a symbol (issue 35): the trader's open server-mode trades there whose exits
+   * the exchange holds are checked first. One the exchange closed meanwhile is recorded, and the exits it left
+   * waiting are cancelled, as they would act on the new position. No call when there is none.
+   */
+  async settleExitsBeforeOpen(
+    userUuid: string,
+    platformUuid: string,
+    symbolUuid: string,
+    client: ExchangeClient,
+  ): Promise<void> {
+    const rows = await this.serverTrades(userUuid, platformUuid, symbolUuid);
+    const held = rows.filter((found) => exitsHeldByExchange(found.trade));
+    if (held.length > 0) await this.check(held, client, { mode: 'reconcile' });
+  }
+
   /** Open trades with trade_error set, plus 'opening' rows older than STALE_OPENING_MS. */
   async errorTrades(userUuid: string): Promise<TradeWithSymbol[]> {
     const staleBefore = new Date(this.options.clock() - STALE_OPENING_MS);
@@ -171,13 +188,21 @@ export class TradeReconciler {
     );
   }
 
-  /** The user's open server-mode trades on a platform, except 'opening' rows of an open still running. */
-  private async serverTrades(userUuid: string, platformUuid: string): Promise<TradeWithSymbol[]> {
+  /**
+   * The user's open server-mode trades on a platform (on one symbol when given), except 'opening' rows of an
+   * open still running.
+   */
+  private async serverTrades(
+    userUuid: string,
+    platformUuid: string,
+    symbolUuid?: string,
+  ): Promise<TradeWithSymbol[]> {
     const staleBefore = new Date(this.options.clock() - STALE_OPENING_MS);
     return this.select(
       and(
         eq(trades.user_uuid, userUuid),
         eq(trades.platform_uuid, platformUuid),
+        symbolUuid === undefined ? undefined : eq(trades.symbol_uuid, symbolUuid),
         eq(trades.trade_in_server_side, 1),
         eq(trades.trade_status, TradeStatus.OPEN),
         or(eq(trades.trade_phase, READY_PHASE), lt(trades.trade_create_timestamp, staleBefore)),
@@ -207,6 +232,7 @@ export class TradeReconciler {
           trade_direction: trade.trade_direction === 'SELL' ? 'SELL' : 'BUY',
           trade_stop_order_id: trade.trade_stop_order_id,
           trade_order_id: trade.trade_order_id,
+          trade_exits_held: exitsHeldByExchange(trade),
         })),
       );
       let count = 0;

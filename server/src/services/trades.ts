@@ -45,6 +45,12 @@ export function isListable(row: TradeRow): boolean {
   return row.trade_phase === READY_PHASE && !!row.trade_open_price && !!row.trade_quantity;
 }
 
+/** The exchange holds at least one of the trade's exits (issue 35): its close and its check look them up. */
+export function exitsHeldByExchange(row: TradeRow): boolean {
+  const exits = row.trade_exits;
+  return !!exits && (exits.take_profit.held_by === 'exchange' || exits.trailing.held_by === 'exchange');
+}
+
 const direction = (row: TradeRow) => (row.trade_direction === 'SELL' ? 'SELL' : 'BUY');
 const priceMove = (value: number): -1 | 0 | 1 => (value > 0 ? 1 : value < 0 ? -1 : 0);
 
@@ -109,6 +115,7 @@ export function toWireTrade(row: TradeRow, symbol: SymbolRow, live?: TradeCalcul
     trade_order_id: row.trade_order_id,
     trade_stop_order_id: row.trade_stop_order_id,
     trade_error: row.trade_error as TradeErrorType | null,
+    trade_exits: row.trade_exits ?? null,
     trade_create_timestamp: row.trade_create_timestamp.toISOString(),
     trade_close_timestamp: row.trade_close_timestamp?.toISOString() ?? null,
   };

@@ -47,3 +47,28 @@ test('an error the open itself announced is not repeated when the list is read',
   announceTradeErrors([trade]);
   expect(shown()).toEqual([]);
 });
+
+test('an exit the exchange could not hold is announced once, with its reason (issue 35); exits it holds say nothing', () => {
+  const held = makeTrade({
+    trade_exits: {
+      take_profit: { held_by: 'exchange', price: '97485.00' },
+      trailing: { held_by: 'exchange', price: '97291.00' },
+    },
+  });
+  const reason = "The trailing stop's callback rate 0.0 % is outside the exchange's 0.1–10 %";
+  const partly = makeTrade({
+    trade_exits: {
+      take_profit: { held_by: 'exchange', price: '97485.00' },
+      trailing: { held_by: 'signaldesk', reason },
+    },
+  });
+  announceTradeErrors([held, partly]);
+  announceTradeErrors([held, partly]);
+  expect(shown()).toEqual([
+    {
+      type: NotificationType.WARNING,
+      description: ['trades.notify.exit_on_signaldesk', 'BTCUSDT', 'trades.exits.trailing', reason],
+      isOnlyManualClose: true,
+    },
+  ]);
+});

@@ -2,7 +2,8 @@
 // on the exchange, or the exchange no longer has the position) is marked on its row, and announced once per page
 // session with a warning that stays until closed (docs/spa.md "Faults"). Such a trade can appear without
 // anything this page did: an open the server completed after a restart, a reconciliation or a repair, another
-// tab. A marked row alone is easy to miss, and an unprotected position must never go unseen.
+// tab. A marked row alone is easy to miss, and an unprotected position must never go unseen. So is an exit the
+// exchange could not hold (issue 35): Signaldesk follows it, but only a page can close it.
 import type { Trade, TradeError } from '../../../contracts';
 import { addNotification, NotificationType } from '../../stores/notifications-store';
 
@@ -11,11 +12,25 @@ const announced = new Set<string>();
 
 const keyOf = (signalUuid: string, tradeError: string) => `${signalUuid}:${tradeError}`;
 
-/** Warns of every open trade with a trade_error not announced yet (called with each read of the open trades). */
+/**
+ * Warns of every open trade with a trade_error, or with an exit the exchange could not hold, not announced yet
+ * (called with each read of the open trades).
+ */
 export function announceTradeErrors(
-  trades: readonly Pick<Trade, 'signal_uuid' | 'trade_error' | 'symbol'>[],
+  trades: readonly Pick<Trade, 'signal_uuid' | 'trade_error' | 'symbol' | 'trade_exits'>[],
 ): void {
   for (const trade of trades) {
+    for (const exit of ['take_profit', 'trailing'] as const) {
+      const hold = trade.trade_exits?.[exit];
+      const key = keyOf(trade.signal_uuid, `exit:${exit}`);
+      if (hold?.held_by !== 'signaldesk' || announced.has(key)) continue;
+      announced.add(key);
+      addNotification(
+        NotificationType.WARNING,
+        ['trades.notify.exit_on_signaldesk', trade.symbol.symbol_pair, `trades.exits.${exit}`, hold.reason],
+        { isOnlyManualClose: true },
+      );
+    }
     if (!trade.trade_error) continue;
     const key = keyOf(trade.signal_uuid, trade.trade_error);
     if (announced.has(key)) continue;

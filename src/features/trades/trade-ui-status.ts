@@ -2,8 +2,9 @@
 // README "Automatic closing": trade_auto_close_delay 0 means OFF — Signaldesk never closes a trade by itself;
 // the defaults (50 s; 30 s for direction_signal) are then how long the status stays lit before it resets to
 // open. With a delay of 1 s or more the countdown is that delay and at zero the trade is closed with the
-// status (direction_signal only resets to open).
-import { TradeUiStatus } from '../../../contracts';
+// status (direction_signal only resets to open). A take profit or trailing stop the exchange holds (issue 35) is
+// closed by the exchange, not by the countdown: its status stays lit for the default time and resets.
+import { TradeUiStatus, type TradeExits } from '../../../contracts';
 import { TRADE_UI_STATUS_DEFAULT_S } from '../../config/constants';
 
 export const UiStatusAction = { CLOSE: 'close', RESET: 'reset' } as const;
@@ -16,9 +17,23 @@ export interface UiStatusPlan {
   action: UiStatusAction;
 }
 
-/** The countdown of a UI status under trade_auto_close_delay (seconds; 0 is OFF). */
-export function uiStatusPlan(uiStatus: TradeUiStatus, autoCloseDelayS: number): UiStatusPlan {
-  if (autoCloseDelayS >= 1) {
+/** The exchange holds the exit a UI status names (issue 35): the exchange closes the trade, not Signaldesk. */
+export function isClosedByExchange(uiStatus: TradeUiStatus, exits: TradeExits | null | undefined): boolean {
+  if (uiStatus === TradeUiStatus.TAKE_PROFIT) return exits?.take_profit.held_by === 'exchange';
+  if (uiStatus === TradeUiStatus.TREILING_STOP) return exits?.trailing.held_by === 'exchange';
+  return false;
+}
+
+/**
+ * The countdown of a UI status under trade_auto_close_delay (seconds; 0 is OFF), for a trade whose exits are
+ * held as `exits` says (null: Signaldesk holds both).
+ */
+export function uiStatusPlan(
+  uiStatus: TradeUiStatus,
+  autoCloseDelayS: number,
+  exits?: TradeExits | null,
+): UiStatusPlan {
+  if (autoCloseDelayS >= 1 && !isClosedByExchange(uiStatus, exits)) {
     return {
       durationS: autoCloseDelayS,
       action: uiStatus === TradeUiStatus.DIRECTION_SIGNAL ? UiStatusAction.RESET : UiStatusAction.CLOSE,

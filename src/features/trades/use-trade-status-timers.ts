@@ -13,9 +13,10 @@ import { tradesStore } from './trades-store';
 function actOnDueUiStatuses(handled: Map<string, number>, nowMs: number = Date.now()): void {
   const delayS = preferencesStore.trade_preferences?.trade_auto_close_delay ?? 0;
   for (const [tradeUuid, sinceMs] of Object.entries(tradesStore.ui_status_since_by_uuid)) {
-    const uiStatus = tradesStore.trade_by_uuid_dict[tradeUuid]?.trade_ui_status;
+    const trade = tradesStore.trade_by_uuid_dict[tradeUuid];
+    const uiStatus = trade?.trade_ui_status;
     if (!uiStatus || handled.get(tradeUuid) === sinceMs) continue;
-    const plan = uiStatusPlan(uiStatus, delayS);
+    const plan = uiStatusPlan(uiStatus, delayS, trade.trade_exits);
     if (uiStatusSecondsLeft(sinceMs, nowMs, plan.durationS) > 0) continue;
     handled.set(tradeUuid, sinceMs);
     if (plan.action === UiStatusAction.CLOSE)

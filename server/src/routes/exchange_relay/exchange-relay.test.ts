@@ -429,16 +429,22 @@ describe('each signed request reaches the exchange once, in any encoding (issue 
       publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       '5000',
     );
-    const query = signerFor(pem).signedQuery(
-      [
-        ['symbol', 'DOGEUSDT'],
-        ['side', 'BUY'],
-        ['type', 'MARKET'],
-        ['quantity', '100'],
-        ['newOrderRespType', 'RESULT'],
-      ],
-      { timestamp: Date.now(), recvWindow: 10_000 },
-    );
+    // A signature with a '+' or a '/' (about 15 in 16 are), so its URL-safe form is another text.
+    const signed = (timestamp: number) =>
+      signerFor(pem).signedQuery(
+        [
+          ['symbol', 'DOGEUSDT'],
+          ['side', 'BUY'],
+          ['type', 'MARKET'],
+          ['quantity', '100'],
+          ['newOrderRespType', 'RESULT'],
+        ],
+        { timestamp, recvWindow: 10_000 },
+      );
+    const now = Date.now();
+    let query = signed(now);
+    for (let later = 1; !/%2B|%2F/.test(query.split('&signature=')[1]!); later += 1)
+      query = signed(now + later);
     const [unsigned, encoded] = query.split('&signature=') as [string, string];
     const base64 = decodeURIComponent(encoded);
     expect(base64).toMatch(/^[A-Za-z0-9+/]{86}==$/);

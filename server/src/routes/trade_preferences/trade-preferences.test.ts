@@ -29,19 +29,41 @@ describe('trade preferences', () => {
     expect(response.json()).toEqual({ result: DEFAULT_TRADE_PREFERENCES });
   });
 
-  it('saves and reads back the four values; the risk limits it leaves out stay off (0)', async () => {
-    const stored = { ...good, trade_max_open_trades: 0, trade_daily_loss_limit: 0 };
+  it('saves and reads back the four values; the risk limits it leaves out stay off (0), the exits on the exchange', async () => {
+    const stored = {
+      ...good,
+      trade_max_open_trades: 0,
+      trade_daily_loss_limit: 0,
+      trade_exits_on_exchange: 1,
+    };
     expect((await save(good)).json()).toEqual({ result: stored });
     expect((await read()).json()).toEqual({ result: stored });
   });
 
   it('saves the risk limits (issue 18), and a later save without them keeps them', async () => {
     const limits = { trade_max_open_trades: 3, trade_daily_loss_limit: 50 };
-    expect((await save({ ...good, ...limits })).json()).toEqual({ result: { ...good, ...limits } });
-    expect((await save({ ...good, minimal_accuracy: 80 })).json()).toEqual({
-      result: { ...good, minimal_accuracy: 80, ...limits },
+    expect((await save({ ...good, ...limits })).json()).toEqual({
+      result: { ...good, ...limits, trade_exits_on_exchange: 1 },
     });
-    expect((await read()).json()).toEqual({ result: { ...good, minimal_accuracy: 80, ...limits } });
+    expect((await save({ ...good, minimal_accuracy: 80 })).json()).toEqual({
+      result: { ...good, minimal_accuracy: 80, ...limits, trade_exits_on_exchange: 1 },
+    });
+    expect((await read()).json()).toEqual({
+      result: { ...good, minimal_accuracy: 80, ...limits, trade_exits_on_exchange: 1 },
+    });
+  });
+
+  it('turns the exits held by the exchange off (issue 35), and a later save without the field keeps it off', async () => {
+    const off = await save({ ...good, trade_exits_on_exchange: 0 });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().result.trade_exits_on_exchange).toBe(0);
+    await save({ ...good, minimal_accuracy: 70 });
+    expect((await read()).json().result).toMatchObject({ minimal_accuracy: 70, trade_exits_on_exchange: 0 });
+    const refused = await save({ ...good, trade_exits_on_exchange: 2 });
+    expect(refused.statusCode).toBe(400);
+    expect((await save({ ...good, trade_exits_on_exchange: 1 })).json().result.trade_exits_on_exchange).toBe(
+      1,
+    );
   });
 
   it('accepts minimal_accuracy on its 0.1 step despite floating point noise', async () => {

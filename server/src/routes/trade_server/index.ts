@@ -39,6 +39,7 @@ import {
   TRADE_STILL_OPENING,
   calculatedOf,
   deleteTrade,
+  exitsHeldByExchange,
   insertTrade,
   toWireTrade,
   tradeForSignal,
@@ -47,6 +48,7 @@ import {
   userTradeOr404,
 } from '../../services/trades';
 import { openingCostColumns } from '../../services/trade-costs';
+import { getTradePreferences } from '../../services/preferences';
 
 const responses = {
   400: errorBody,
@@ -91,8 +93,11 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const body = request.body;
       const userUuid = request.userUuid;
-      const origin = await tradeOrigin(app.db, body.signal_uuid, body.trade_leverage);
-      const earlier = await tradeForSignal(app.db, userUuid, body.signal_uuid);
+      const [origin, earlier, preferences] = await Promise.all([
+        tradeOrigin(app.db, body.signal_uuid, body.trade_leverage),
+        tradeForSignal(app.db, userUuid, body.signal_uuid),
+        getTradePreferences(app.db, userUuid),
+      ]);
       if (earlier && !desk.reconciler.isDeadOpen(earlier.trade)) {
         throw new HttpError(
           409,
@@ -115,6 +120,8 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
           return { result: toWireTrade(settled.row, origin.symbol, live) };
         }
       }
+      // Exits an earlier trade on the symbol left on the exchange would act on the new position (issue 35).
+      await settleLeftoverExits(userUuid, origin, client);
       const row = await opening.run(userUuid, async () => {
         // Again under the queue: an open that passed the check above beside another may not pass it now.
         if (!earlier) await assertWithinRiskLimits(app.db, userUuid, app.clock());
@@ -139,6 +146,12 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
           symbol_price_precision: origin.symbol.symbol_price_precision,
           symbol_quantity_precision: origin.symbol.symbol_quantity_precision,
           signal_uuid: body.signal_uuid,
+          ...(preferences.trade_exits_on_exchange === 1 && {
+            exits: {
+              trade_take_profit_percent: body.trade_take_profit_percent,
+              trade_treiling_stop_percent: body.trade_treiling_stop_percent,
+            },
+          }),
         });
       } catch (error) {
         throw await openFailure(row, error);
@@ -154,6 +167,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
         trade_order_id: opened.trade_order_id,
         trade_stop_order_id: opened.trade_stop_order_id,
         trade_stop_price: opened.trade_stop_price,
+        trade_exits: opened.exits ?? null,
         // What the exchange told after the MARKET order: commission, maintenance bracket, liquidation (issue 18).
         ...openingCostColumns(
           {
@@ -178,6 +192,29 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: toWireTrade(stored, origin.symbol, live) };
     },
   );
+
+  /**
+   * The trader's earlier trades on the symbol whose exits the exchange holds, checked before the new open: one
+   * the exchange closed is recorded and its leftover exits cancelled (TradeReconciler.settleExitsBeforeOpen). A
+   * failure is answered as the open's would be: the new position is not opened beside exits that may act on it.
+   */
+  async function settleLeftoverExits(
+    userUuid: string,
+    origin: Awaited<ReturnType<typeof tradeOrigin>>,
+    client: ReturnType<typeof serverExchangeClient>,
+  ): Promise<void> {
+    try {
+      await desk.reconciler.settleExitsBeforeOpen(
+        userUuid,
+        origin.platform.platform_uuid,
+        origin.symbol.symbol_uuid,
+        client,
+      );
+    } catch (error) {
+      if (error instanceof ExchangeError) throw exchangeHttpError(error);
+      throw error;
+    }
+  }
 
   /** What is kept of an open that failed, and the HttpError that tells the trader. */
   async function openFailure(row: TradeRow, error: unknown): Promise<Error> {
@@ -239,6 +276,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
             trade_stop_order_id: found.trade.trade_stop_order_id,
             trade_order_id: found.trade.trade_order_id,
             trade_status,
+            trade_exits_held: exitsHeldByExchange(found.trade),
           });
         } catch (error) {
           if (error instanceof ExchangeError) throw exchangeHttpError(error);

@@ -19,6 +19,8 @@ const FIELDS = [
   // Risk limits (issue 18), 0 = OFF.
   'trade_max_open_trades',
   'trade_daily_loss_limit',
+  // Issue 35: the exchange holds the take profit and the trailing stop (on by default).
+  'trade_exits_on_exchange',
 ] as const;
 
 /** Global trade preferences (SPEC.md §2): delays show OFF at 0, trade_in_server_side shows Client or Server. */
@@ -47,6 +49,7 @@ export function GlobalPreferencesPanel() {
     },
     trade_max_open_trades: { 0: t('preferences.off') },
     trade_daily_loss_limit: { 0: t('preferences.off') },
+    trade_exits_on_exchange: { 0: t('preferences.off'), 1: t('preferences.on') },
   };
 
   return (

@@ -36,6 +36,7 @@ const GLOBAL = {
   trade_in_server_side: 0,
   trade_max_open_trades: 0,
   trade_daily_loss_limit: 25,
+  trade_exits_on_exchange: 1,
 };
 const PLATFORM_PREFS = {
   trade_margin: 10,
@@ -86,6 +87,8 @@ describe('global preferences', () => {
     // The risk limits (issue 18): 0 is OFF too.
     expect(within('preference-trade_max_open_trades')).toHaveTextContent('OFF');
     expect(within('preference-trade_daily_loss_limit')).toHaveTextContent('25');
+    // Issue 35: the exchange holds the exits unless the trader turned it off.
+    expect(within('preference-trade_exits_on_exchange')).toHaveTextContent('ON');
     expect(within('preference-minimal_accuracy')).toHaveTextContent('60.00');
   });
 

@@ -82,6 +82,7 @@ function setPreferences(trade_auto_open_delay: number, minimal_accuracy = 60) {
     trade_in_server_side: 0,
     trade_max_open_trades: 0,
     trade_daily_loss_limit: 0,
+    trade_exits_on_exchange: 1,
   };
 }
 

@@ -47,6 +47,11 @@ vi.mock('../../../components/charts/candle-chart', () => ({
   ),
 }));
 
+const HELD_BY_EXCHANGE = {
+  take_profit: { held_by: 'exchange', price: '97485.00' },
+  trailing: { held_by: 'exchange', price: '97291.00' },
+} as const;
+
 const ETH_SYMBOL = {
   symbol_uuid: ETH_UUID,
   symbol_name: 'ETH',
@@ -115,6 +120,7 @@ function setAutoCloseDelay(trade_auto_close_delay: number) {
     trade_in_server_side: 0,
     trade_max_open_trades: 0,
     trade_daily_loss_limit: 0,
+    trade_exits_on_exchange: 1,
   };
 }
 
@@ -178,6 +184,30 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     const marker = screen.getByTestId('trade-error');
     expect(marker).toHaveAttribute('title', expect.stringContaining('no stop loss on the exchange'));
     expect(screen.getByTestId('trade-direction')).toHaveTextContent('SELL');
+  });
+
+  test('the exits badge says who closes the trade with no page open (issue 35)', () => {
+    const reason = "The trailing stop's callback rate 0.0 % is outside the exchange's 0.1–10 %";
+    setOpenTrades([
+      makeTrade({ trade_exits: HELD_BY_EXCHANGE }),
+      makeTrade({
+        trade_exits: { ...HELD_BY_EXCHANGE, trailing: { held_by: 'signaldesk', reason } },
+      }),
+      makeTrade({ trade_exits: null }),
+      makeTrade({ trade_exits: HELD_BY_EXCHANGE, trade_error: 'stop_missing' }),
+    ]);
+    renderAt();
+    const badges = screen.getAllByTestId('trade-exits');
+    const states = badges.map((badge) => [badge.dataset.state, badge.textContent]);
+    expect(states).toEqual([
+      ['exchange', 'Exchange'],
+      ['signaldesk', 'Signaldesk'],
+      ['signaldesk', 'Signaldesk'],
+      ['unprotected', 'Unprotected'],
+    ]);
+    expect(badges[0]).toHaveClass('is-exchange');
+    expect(badges[1]).toHaveAttribute('title', expect.stringContaining(`Trailing stop: ${reason}`));
+    expect(badges[3]).toHaveClass('is-unprotected');
   });
 
   test('the close button is enabled only at TRADE_AVAILABLE for the trade platform', async () => {
@@ -290,8 +320,11 @@ describe("'Trade Trend Data' modal", () => {
 });
 
 describe('UI status button and countdown (SPEC.md §4; README "Automatic closing")', () => {
-  async function flag(uiStatus: 'TAKE_PROFIT' | 'DIRECTION_SIGNAL' | 'STOP_LOSS') {
-    const trade = makeTrade();
+  async function flag(
+    uiStatus: 'TAKE_PROFIT' | 'DIRECTION_SIGNAL' | 'STOP_LOSS',
+    overrides: Parameters<typeof makeTrade>[0] = {},
+  ) {
+    const trade = makeTrade(overrides);
     await act(async () => {
       setOpenTrades([trade]);
       applyTradeCalculated(trade.trade_uuid, makeCalculated(trade, { trade_ui_status: uiStatus }));
@@ -354,6 +387,20 @@ describe('UI status button and countdown (SPEC.md §4; README "Automatic closing
     await advance(5000);
     expect(closeTrade).toHaveBeenCalledOnce();
     expect(resetTradeStatus).not.toHaveBeenCalled();
+  });
+
+  test('a delay of 5 s: a take profit the exchange holds is not closed by the countdown (issue 35), it clears', async () => {
+    setAutoCloseDelay(5);
+    renderAt();
+    const trade = await flag('TAKE_PROFIT', { trade_exits: HELD_BY_EXCHANGE });
+    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent('50');
+    expect(screen.getByTestId('trade-ui-status')).toHaveAttribute(
+      'title',
+      expect.stringContaining('the exchange holds this exit'),
+    );
+    await advance(50_000);
+    expect(closeTrade).not.toHaveBeenCalled();
+    expect(resetTradeStatus).toHaveBeenCalledExactlyOnceWith(trade.trade_uuid);
   });
 
   test('a delay of 5 s: a direction signal only resets to open', async () => {

@@ -2,7 +2,7 @@ import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { snapshot, useSnapshot, type Snapshot } from 'valtio';
-import { TradeStatus, type Trade } from '../../../../contracts';
+import { TradeError, TradeStatus, type Trade } from '../../../../contracts';
 import { DirectionIcon, Loader, signTone, TradeDirection } from '../../../components/ui';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS, VIRTUAL_ROWS_FROM } from '../../../config/constants';
@@ -28,6 +28,32 @@ function TradeErrorMarker({ tradeError }: { tradeError: string }) {
         <path d="M8 1.5l7 13H1z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
         <path d="M8 6v4M8 11.8v.2" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
       </svg>
+    </span>
+  );
+}
+
+/**
+ * Who closes the trade with no page open (issue 35): 'Exchange' when the exchange holds the stop, the take profit
+ * and the trailing stop; 'Signaldesk' when Signaldesk's monitor holds an exit (the preference off, or the exchange
+ * could not hold it; the title says why); 'Unprotected' (red) when the position has no stop on the exchange.
+ */
+function ExitsBadge({ trade }: { trade: Snapshot<Trade> }) {
+  const { t } = useTranslation();
+  const exits = trade.trade_exits;
+  const state =
+    trade.trade_error === TradeError.STOP_MISSING
+      ? 'unprotected'
+      : exits?.take_profit.held_by === 'exchange' && exits.trailing.held_by === 'exchange'
+        ? 'exchange'
+        : 'signaldesk';
+  const reasons = (['take_profit', 'trailing'] as const).flatMap((exit) => {
+    const hold = exits?.[exit];
+    return hold?.held_by === 'signaldesk' ? [`${t(`trades.exits.${exit}`)}: ${hold.reason}`] : [];
+  });
+  const title = [t(`trades.exits.title.${state}`), ...reasons].join('\n');
+  return (
+    <span className={`exits-badge is-${state}`} title={title} data-testid="trade-exits" data-state={state}>
+      {t(`trades.exits.${state}`)}
     </span>
   );
 }
@@ -129,6 +155,7 @@ const TradeRow = memo(function TradeRow({
           </span>
           <TradeDirection direction={trade.trade_direction} />
           {trade.trade_error ? <TradeErrorMarker tradeError={trade.trade_error} /> : null}
+          <ExitsBadge trade={trade} />
         </span>
       </td>
       <td className="is-numeric" data-testid="trade-open-price">
@@ -143,6 +170,7 @@ const TradeRow = memo(function TradeRow({
               uiStatus={trade.trade_ui_status}
               sinceMs={sinceMs}
               isProcessing={isProcessing}
+              exits={trade.trade_exits}
             />
           ) : (
             <StatusBadge status={TradeStatus.OPEN} testId="trade-status" />

@@ -1,9 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { CLOSING_STATUS_OF_UI_STATUS, TradeUiStatus } from '../../../../contracts';
+import { CLOSING_STATUS_OF_UI_STATUS, TradeUiStatus, type TradeExits } from '../../../../contracts';
 import { statusBadgeLook } from '../../../components/ui/status-badge';
 import { preferencesStore } from '../../../stores/preferences-store';
-import { UiStatusAction, uiStatusElapsedS, uiStatusPlan, uiStatusSecondsLeft } from '../trade-ui-status';
+import {
+  UiStatusAction,
+  isClosedByExchange,
+  uiStatusElapsedS,
+  uiStatusPlan,
+  uiStatusSecondsLeft,
+} from '../trade-ui-status';
 import { resetTradeStatus } from '../trades-actions';
 import { useSecondClock } from '../../../lib/use-second-clock';
 
@@ -13,6 +19,8 @@ export interface TradeStatusButtonProps {
   /** Epoch ms at which the status was first seen. */
   sinceMs: number;
   isProcessing: boolean;
+  /** Where the trade's exits are held (issue 35): one the exchange holds is not closed by the countdown. */
+  exits?: TradeExits | null;
 }
 
 /**
@@ -20,12 +28,18 @@ export interface TradeStatusButtonProps {
  * its letters and the seconds left by turns, one each second. A click resets the trade to open. What happens
  * at zero is done by the session's clock (use-trade-status-timers.ts); this button only shows it.
  */
-export function TradeStatusButton({ tradeUuid, uiStatus, sinceMs, isProcessing }: TradeStatusButtonProps) {
+export function TradeStatusButton({
+  tradeUuid,
+  uiStatus,
+  sinceMs,
+  isProcessing,
+  exits,
+}: TradeStatusButtonProps) {
   const { t } = useTranslation();
   const nowMs = useSecondClock();
   const { trade_preferences } = useSnapshot(preferencesStore);
   const delayS = trade_preferences?.trade_auto_close_delay ?? 0;
-  const plan = uiStatusPlan(uiStatus, delayS);
+  const plan = uiStatusPlan(uiStatus, delayS, exits);
   const secondsLeft = uiStatusSecondsLeft(sinceMs, nowMs, plan.durationS);
   const showsLetters = uiStatusElapsedS(sinceMs, nowMs) % 2 === 1;
   const closingStatus = CLOSING_STATUS_OF_UI_STATUS[uiStatus];
@@ -34,9 +48,11 @@ export function TradeStatusButton({ tradeUuid, uiStatus, sinceMs, isProcessing }
   const tooltip =
     plan.action === UiStatusAction.CLOSE
       ? t('trades.ui_status.closes_in', { status: statusName, n: secondsLeft })
-      : delayS >= 1
-        ? t('trades.ui_status.clears_in', { status: statusName, n: secondsLeft })
-        : t('trades.ui_status.auto_close_off', { status: statusName, n: secondsLeft });
+      : isClosedByExchange(uiStatus, exits)
+        ? t('trades.ui_status.exchange_closes', { status: statusName, n: secondsLeft })
+        : delayS >= 1
+          ? t('trades.ui_status.clears_in', { status: statusName, n: secondsLeft })
+          : t('trades.ui_status.auto_close_off', { status: statusName, n: secondsLeft });
   return (
     <button
       type="button"
