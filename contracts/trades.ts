@@ -102,11 +102,16 @@ export const tradeError = z.enum([
  */
 export const exitHold = z.discriminatedUnion('held_by', [
   z.object({ held_by: z.literal('exchange'), price: decimalString }),
-  z.object({ held_by: z.literal('signaldesk'), reason: z.string() }),
+  z.object({ held_by: z.literal('signaldesk'), reason: z.string().min(1).max(500) }),
 ]);
 export type ExitHold = z.infer<typeof exitHold>;
 export const tradeExits = z.object({ take_profit: exitHold, trailing: exitHold }).meta({ id: 'TradeExits' });
 export type TradeExits = z.infer<typeof tradeExits>;
+
+/** The exchange holds at least one of a trade's exits: its close and its check look them up and cancel them. */
+export function exitsHeldByExchange(exits: TradeExits | null | undefined): boolean {
+  return exits?.take_profit.held_by === 'exchange' || exits?.trailing.held_by === 'exchange';
+}
 
 /** The symbol of a trade (SPEC.md §3), with the quantity precision the close order needs. */
 export const tradeSymbol = z.object({
@@ -239,6 +244,11 @@ export const createClientTradeBody = tradeCreateBase
     trade_maint_margin_rate: maintMarginRate.nullable().optional(),
     /** That bracket's maintenance amount (`cum`, USDT). */
     trade_maint_amount: nonNegativeDecimal.nullable().optional(),
+    /**
+     * Where the page placed the take profit and the trailing stop (issue 35); null or absent: Signaldesk's
+     * monitor holds both (the preference off, or a page from before issue 35).
+     */
+    trade_exits: tradeExits.nullable().optional(),
   })
   .meta({ id: 'CreateClientTradeBody' });
 export type CreateClientTradeBody = z.infer<typeof createClientTradeBody>;

@@ -93,6 +93,7 @@ describe('client-mode reconciliation after a balance read', () => {
         trade_direction: 'BUY',
         trade_stop_order_id: closedByStop.trade_stop_order_id,
         trade_order_id: closedByStop.trade_order_id,
+        trade_exits_held: false,
       },
       expect.objectContaining({ trade_uuid: stillOpen.trade_uuid, symbol_pair: 'ETHUSDT' }),
     ]);

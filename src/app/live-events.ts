@@ -17,6 +17,7 @@ import {
   TradeUpdateResult,
 } from '../features/trades/trades-store';
 import { useTradeStatusTimers } from '../features/trades/use-trade-status-timers';
+import { loadBalance } from './platform-keys';
 import { createWsClient, WsStatus, type WsClient, type WsClientOptions } from '../lib/ws-client';
 
 /** The notification of each connection status (SPEC.md §8). */
@@ -202,5 +203,10 @@ export function useLiveEvents(): void {
     if (!userUuid) return;
     return startLiveEvents();
   }, [userUuid]);
-  useTradeStatusTimers(userUuid !== undefined);
+  useTradeStatusTimers(userUuid !== undefined, checkExchangeExit);
+}
+
+/** An exit the exchange holds was flagged: the balance read's reconciliation records the exchange's close. */
+function checkExchangeExit(platformUuid: string): void {
+  void loadBalance(platformUuid);
 }

@@ -135,11 +135,17 @@ describe('opening a trade in client mode', () => {
       symbol_price_precision: 1,
       symbol_quantity_precision: 3,
       signal_uuid: signal.signal_uuid,
+      // Issue 35: the exchange holds the take profit and the trailing stop (the preference's default).
+      exits: {
+        trade_take_profit_percent: PREFERENCES.trade_take_profit_percent,
+        trade_treiling_stop_percent: PREFERENCES.trade_treiling_stop_percent,
+      },
     });
     expect(api.createClientTrade).toHaveBeenCalledExactlyOnceWith({
       signal_uuid: signal.signal_uuid,
       ...PREFERENCES,
       ...OPENED,
+      trade_exits: null,
     });
     expect(notes()).toEqual([
       { type: 'Success', description: ['notification.trade_opened'], isOnlyManualClose: false },

@@ -14,6 +14,7 @@ import { clientTradeRecord, createClientTrade } from '../features/trades/api/cre
 import { createServerTrade } from '../features/trades/api/create-server-trade';
 import { runNotedClientOpen } from '../features/trades/client-open-journal';
 import { markTradeErrorAnnounced } from '../features/trades/trade-error-notices';
+import { clientTradesToCheck, reconcileClientTrades } from '../features/trades/trade-reconcile';
 import {
   exchangeErrorLine,
   failureLine,
@@ -173,8 +174,16 @@ async function openInClientMode(signalUuid: string, preferences: PlatformPrefere
   // Noted before the market order, so a page closed before the record leaves the open to be completed at the
   // next balance read (client-open-journal.ts).
   const opened = await runNotedClientOpen(note, async () => {
-    const position = await withPlatformExchange(signal.platform_uuid, (client) =>
-      openPosition(client, {
+    const position = await withPlatformExchange(signal.platform_uuid, async (client) => {
+      // Exits an earlier trade on the symbol left on the exchange would act on the new position (issue 35):
+      // a trade the exchange closed is reported and its leftover exits cancelled first (no call when none).
+      await reconcileClientTrades(
+        client,
+        clientTradesToCheck(signal.platform_uuid).filter(
+          (trade) => trade.symbol_pair === symbol.symbol_pair && trade.trade_exits_held,
+        ),
+      );
+      return openPosition(client, {
         symbol_pair: symbol.symbol_pair,
         trade_direction: signal.signal_direction_created,
         trade_margin: preferences.trade_margin,
@@ -183,8 +192,15 @@ async function openInClientMode(signalUuid: string, preferences: PlatformPrefere
         symbol_price_precision: symbol.symbol_price_precision,
         symbol_quantity_precision: symbol.symbol_quantity_precision,
         signal_uuid: signalUuid,
-      }),
-    );
+        // The exchange holds the take profit and the trailing stop unless the trader turned it off (issue 35).
+        ...(preferencesStore.trade_preferences?.trade_exits_on_exchange !== 0 && {
+          exits: {
+            trade_take_profit_percent: preferences.trade_take_profit_percent,
+            trade_treiling_stop_percent: preferences.trade_treiling_stop_percent,
+          },
+        }),
+      });
+    });
     try {
       await createClientTrade(clientTradeRecord(signalUuid, preferences, position));
     } catch (error) {

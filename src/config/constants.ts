@@ -80,6 +80,12 @@ export const MARGIN_DECIMALS = 2;
 /** The pulsing UI-status button alternates label and counter, and counts down, once a second (SPEC.md §4). */
 export const TRADE_STATUS_TICK_MS = 1000;
 /**
+ * Issue 35: seconds after a take profit or trailing stop the exchange holds is flagged before the page reads the
+ * platform's balance, whose reconciliation records the exchange's close (the exchange fires on the same mark
+ * price the monitor flagged; this leaves it time to fill).
+ */
+export const EXCHANGE_EXIT_CHECK_S = 2;
+/**
  * Seconds a UI status stays lit when trade_auto_close_delay is 0 (OFF) (SPEC.md §4, §9 defaults): then it
  * resets to open and Signaldesk never closes the trade by itself. See README "Automatic closing".
  */

@@ -753,6 +753,28 @@ describe('fixed bugs stay fixed', () => {
     expect(problemOf(response)).toBeUndefined();
   });
 
+  it('POST /api/trade_client/create_trade/ with a NUL or a bad holder in trade_exits (issue 35) answers 4xx', async () => {
+    for (const trailing of [
+      { held_by: 'signaldesk', reason: 'refused\u0000' },
+      { held_by: 'moon', price: '1' },
+      { held_by: 'exchange', price: '1e3' },
+    ]) {
+      const signal = await insertTestSignal(t.db);
+      const response = await post('/api/trade_client/create_trade/', {
+        signal_uuid: signal.signal_uuid,
+        ...TEST_TRADE_SETTINGS,
+        trade_quantity: '0.002',
+        trade_open_price: '97000',
+        trade_order_id: `open-${signal.signal_uuid.slice(0, 8)}`,
+        trade_stop_order_id: `stop-${signal.signal_uuid.slice(0, 8)}`,
+        trade_stop_price: '96030',
+        trade_exits: { take_profit: { held_by: 'exchange', price: '97485' }, trailing },
+      });
+      expect(problemOf(response)).toBeUndefined();
+      expect(response.statusCode, JSON.stringify(trailing)).toBe(400);
+    }
+  });
+
   it('a NUL in a value that is never stored as text is answered without a 5xx', async () => {
     for (const [url, payload] of [
       ['/api/auth/login/', { user_email: 'a\u0000b@example.com', user_password: `${TEST_PASSWORD}\u0000` }],

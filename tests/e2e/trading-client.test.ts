@@ -492,6 +492,10 @@ test('opened without its stop (the stop and the close refused): Repair places th
   await exchange.clearFaults();
   const unprotected = await openTradeOf(page, signal.signal_uuid);
   expect(unprotected).toMatchObject({ trade_error: 'stop_missing', trade_stop_order_id: null });
+  // Issue 35: the row says so in red, whoever holds the exits.
+  const badge = tradeRow(page, unprotected.trade_uuid).getByTestId('trade-exits');
+  expect(await badge.getAttribute('data-state')).toBe('unprotected');
+  expect(await badge.innerText()).toBe('Unprotected');
   expect(await exchange.openOrderCount(account, pair)).toBe(0);
 
   // Repair: this browser holds the token, so it places the stop and records it. The page is in client mode

@@ -164,25 +164,31 @@ export class PaperExchange {
 /** The client order ids of a signal's trade (shared-core/trade-flow.ts clientOrderIds). */
 export function clientOrderIds(signalUuid: string) {
   const key = signalUuid.replace(/-/g, '');
-  return { open: `sdo${key}`, stop: `sds${key}`, close: `sdc${key}` };
+  return {
+    open: `sdo${key}`,
+    stop: `sds${key}`,
+    close: `sdc${key}`,
+    takeProfit: `sdt${key}`,
+    trailing: `sdr${key}`,
+  };
 }
 
 /**
- * The fill that ended a trade on the exchange: its closing market order (`sdc…`), or the order its stop
- * placed when the stop fired. Answers the average price and the realized PNL the exchange booked.
+ * The fill that ended a trade on the exchange: its closing market order (`sdc…`), or the order its stop (or an
+ * exit the exchange held, issue 35) placed when it fired. Answers the average price and the realized PNL the exchange booked.
  */
 export async function closingFill(
   exchange: PaperExchange,
   account: PaperAccount,
   symbol: string,
   signalUuid: string,
-  by: 'close_order' | 'stop',
+  by: 'close_order' | 'stop' | 'takeProfit' | 'trailing',
 ): Promise<{ price: Decimal; realizedPnl: Decimal; qty: Decimal }> {
   const ids = clientOrderIds(signalUuid);
   const orderId =
     by === 'close_order'
       ? (await exchange.order(account, symbol, ids.close)).orderId
-      : Number((await exchange.algoOrder(account, ids.stop)).actualOrderId);
+      : Number((await exchange.algoOrder(account, ids[by])).actualOrderId);
   const fills = await exchange.fills(account, symbol, orderId);
   expect(fills.length).toBeGreaterThan(0);
   const qty = Decimal.sum(...fills.map((fill) => fill.qty));
@@ -503,6 +509,7 @@ export async function openTraderSession(
     autoOpenDelayS = 0,
     serverSide = false,
     minimalAccuracy = 100,
+    exitsOnExchange = false,
     signalOptions,
   }: {
     name: string;
@@ -514,6 +521,11 @@ export async function openTraderSession(
     serverSide?: boolean;
     /** minimal_accuracy; 100 (the default here) keeps every live signal of the engine from this trader. */
     minimalAccuracy?: number;
+    /**
+     * trade_exits_on_exchange (issue 35): off here unless asked, so the files about the monitor's flags and the
+     * page's countdown test that path (the preference off keeps it); exits-on-exchange.test.ts turns it on.
+     */
+    exitsOnExchange?: boolean;
     signalOptions?: Parameters<typeof storedSignals>[3];
   },
 ): Promise<TraderSession> {
@@ -540,6 +552,7 @@ export async function openTraderSession(
     trade_auto_close_delay: autoCloseDelayS,
     minimal_accuracy: minimalAccuracy,
     trade_in_server_side: serverSide ? 1 : 0,
+    trade_exits_on_exchange: exitsOnExchange ? 1 : 0,
   });
   await page.reload();
   await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });

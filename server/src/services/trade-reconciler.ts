@@ -6,7 +6,7 @@
 // its market order (a server killed mid-open, docs/decisions.md "Faults") gets its stop placed then. Every change
 // is pushed to the owner's sockets.
 import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
-import { TradeError, TradeStatus, TradeTokenMessage } from '../../../contracts';
+import { TradeError, TradeStatus, TradeTokenMessage, exitsHeldByExchange } from '../../../contracts';
 import { ExchangeClient, ExchangeError } from '../../../shared-core/exchange-client';
 import { serverExchangeClient } from './exchange-transport';
 import {
@@ -30,7 +30,6 @@ import {
   deleteTrade,
   isListable,
   updateTrade,
-  exitsHeldByExchange,
   type TradeWithSymbol,
 } from './trades';
 import { positionAt, readCostColumns } from './trade-costs';
@@ -169,7 +168,7 @@ export class TradeReconciler {
     client: ExchangeClient,
   ): Promise<void> {
     const rows = await this.serverTrades(userUuid, platformUuid, symbolUuid);
-    const held = rows.filter((found) => exitsHeldByExchange(found.trade));
+    const held = rows.filter((found) => exitsHeldByExchange(found.trade.trade_exits));
     if (held.length > 0) await this.check(held, client, { mode: 'reconcile' });
   }
 
@@ -232,7 +231,7 @@ export class TradeReconciler {
           trade_direction: trade.trade_direction === 'SELL' ? 'SELL' : 'BUY',
           trade_stop_order_id: trade.trade_stop_order_id,
           trade_order_id: trade.trade_order_id,
-          trade_exits_held: exitsHeldByExchange(trade),
+          trade_exits_held: exitsHeldByExchange(trade.trade_exits),
         })),
       );
       let count = 0;

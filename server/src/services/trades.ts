@@ -45,12 +45,6 @@ export function isListable(row: TradeRow): boolean {
   return row.trade_phase === READY_PHASE && !!row.trade_open_price && !!row.trade_quantity;
 }
 
-/** The exchange holds at least one of the trade's exits (issue 35): its close and its check look them up. */
-export function exitsHeldByExchange(row: TradeRow): boolean {
-  const exits = row.trade_exits;
-  return !!exits && (exits.take_profit.held_by === 'exchange' || exits.trailing.held_by === 'exchange');
-}
-
 const direction = (row: TradeRow) => (row.trade_direction === 'SELL' ? 'SELL' : 'BUY');
 const priceMove = (value: number): -1 | 0 | 1 => (value > 0 ? 1 : value < 0 ? -1 : 0);
 
@@ -247,7 +241,12 @@ export interface NewTrade {
   /** Known at once in client mode; filled in after the exchange calls in server mode. */
   position?: Pick<
     NewTradeRow,
-    'trade_open_price' | 'trade_quantity' | 'trade_order_id' | 'trade_stop_order_id' | 'trade_stop_price'
+    | 'trade_open_price'
+    | 'trade_quantity'
+    | 'trade_order_id'
+    | 'trade_stop_order_id'
+    | 'trade_stop_price'
+    | 'trade_exits'
   > &
     OpeningCostsInput;
   /**
@@ -304,6 +303,7 @@ export async function insertTrade(db: Database, input: NewTrade): Promise<TradeR
           trade_order_id: position.trade_order_id,
           trade_stop_order_id: position.trade_stop_order_id,
           trade_stop_price: position.trade_stop_price,
+          trade_exits: position.trade_exits ?? null,
           ...(position.trade_open_price && position.trade_quantity
             ? openingCostColumns(
                 {

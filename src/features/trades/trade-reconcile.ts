@@ -4,7 +4,7 @@
 // the open client-mode trades of the platform are checked with shared-core/trade-flow.ts checkPositions and the
 // ones the exchange closed are reported to the server. The balance read also completes the client-mode opens a
 // closed page left unfinished (client-open-journal.ts).
-import { TradeSide } from '../../../contracts';
+import { TradeSide, exitsHeldByExchange } from '../../../contracts';
 import type { ExchangeClient } from '../../../shared-core/exchange-client';
 import { checkPositions, type PositionCheckInput } from '../../../shared-core/trade-flow';
 import { closeClientTrade } from './api/close-client-trade';
@@ -30,6 +30,7 @@ export function clientTradesToCheck(platformUuid: string, onlyErrors = false): P
       trade_direction: trade.trade_direction,
       trade_stop_order_id: trade.trade_stop_order_id,
       trade_order_id: trade.trade_order_id,
+      trade_exits_held: exitsHeldByExchange(trade.trade_exits),
     }));
 }
 

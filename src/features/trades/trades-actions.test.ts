@@ -51,7 +51,13 @@ afterEach(() => {
 
 describe('closing a trade (SPEC.md §4 "Closing a trade")', () => {
   test('client mode: the exchange steps, then the report with the closed status and price', async () => {
-    const trade = makeTrade({ trade_in_server_side: 0 });
+    const trade = makeTrade({
+      trade_in_server_side: 0,
+      trade_exits: {
+        take_profit: { held_by: 'exchange', price: '97485.0' },
+        trailing: { held_by: 'signaldesk', reason: 'refused' },
+      },
+    });
     setOpenTrades([trade]);
     vi.mocked(closePosition).mockResolvedValue({
       trade_status: 'manual_close',
@@ -65,7 +71,10 @@ describe('closing a trade (SPEC.md §4 "Closing a trade")', () => {
       trade_quantity: trade.trade_quantity,
       trade_leverage: trade.trade_leverage,
       trade_stop_order_id: trade.trade_stop_order_id,
+      trade_order_id: trade.trade_order_id,
       trade_status: 'manual_close',
+      // Issue 35: the close cancels the exits the exchange holds (and reads them when the position is gone).
+      trade_exits_held: true,
     });
     expect(api.closeClientTrade).toHaveBeenCalledExactlyOnceWith({
       trade_uuid: trade.trade_uuid,

@@ -3,7 +3,13 @@
 // the same steps with the token opened by pin_code), and resetting a UI status. Failures become notifications
 // (trade-notifications.ts); the open trades are read again TRADE_REFETCH_DELAY_MS after each close. Opening a
 // trade starts from a signal card, so it is the app's (app/signal-trading.ts).
-import { TradeSide, TradeStatus, type ClosingTradeStatus, type Trade } from '../../../contracts';
+import {
+  TradeSide,
+  TradeStatus,
+  exitsHeldByExchange,
+  type ClosingTradeStatus,
+  type Trade,
+} from '../../../contracts';
 import { closePosition } from '../../../shared-core/trade-flow';
 import { authStore } from '../../stores/auth-store';
 import { platformsStore } from '../../stores/platforms-store';
@@ -34,7 +40,8 @@ type TradeCopy = Pick<
   | 'trade_quantity'
   | 'trade_leverage'
   | 'trade_stop_order_id'
-> & { symbol_pair: string };
+  | 'trade_order_id'
+> & { symbol_pair: string; exits_held: boolean };
 
 /**
  * The checks of SPEC.md §4 "Closing a trade", each with its notification. The token level is the one known
@@ -76,7 +83,9 @@ export async function closeTrade(
     trade_quantity: live.trade_quantity,
     trade_leverage: live.trade_leverage,
     trade_stop_order_id: live.trade_stop_order_id,
+    trade_order_id: live.trade_order_id,
     symbol_pair: live.symbol.symbol_pair,
+    exits_held: exitsHeldByExchange(live.trade_exits),
   };
   const blocker = closeBlocker(trade);
   if (blocker) {
@@ -114,7 +123,9 @@ async function closeInClientMode(trade: TradeCopy, status: ClosingTradeStatus): 
       trade_quantity: trade.trade_quantity,
       trade_leverage: trade.trade_leverage,
       trade_stop_order_id: trade.trade_stop_order_id,
+      trade_order_id: trade.trade_order_id,
       trade_status: status,
+      trade_exits_held: trade.exits_held,
     }),
   );
   await closeClientTrade({

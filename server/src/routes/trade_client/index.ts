@@ -57,6 +57,7 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
           trade_open_commission: body.trade_open_commission,
           trade_maint_margin_rate: body.trade_maint_margin_rate,
           trade_maint_amount: body.trade_maint_amount,
+          trade_exits: body.trade_exits ?? null,
         },
         now: desk.now(),
       });

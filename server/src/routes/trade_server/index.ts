@@ -11,6 +11,7 @@ import {
   closeServerTradeBody,
   createServerTradeBody,
   errorBody,
+  exitsHeldByExchange,
   tradeAnswer,
 } from '../../../../contracts';
 import { ExchangeError } from '../../../../shared-core/exchange-client';
@@ -39,7 +40,6 @@ import {
   TRADE_STILL_OPENING,
   calculatedOf,
   deleteTrade,
-  exitsHeldByExchange,
   insertTrade,
   toWireTrade,
   tradeForSignal,
@@ -276,7 +276,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
             trade_stop_order_id: found.trade.trade_stop_order_id,
             trade_order_id: found.trade.trade_order_id,
             trade_status,
-            trade_exits_held: exitsHeldByExchange(found.trade),
+            trade_exits_held: exitsHeldByExchange(found.trade.trade_exits),
           });
         } catch (error) {
           if (error instanceof ExchangeError) throw exchangeHttpError(error);

@@ -24,6 +24,7 @@ export function clientTradeRecord(
     trade_order_id: opened.trade_order_id,
     trade_stop_order_id: opened.trade_stop_order_id,
     trade_stop_price: opened.trade_stop_price,
+    trade_exits: opened.exits ?? null,
     // Read after the MARKET order (issue 18), when the open read them; the server computes the liquidation
     // price and the net figures.
     ...definedOnly({

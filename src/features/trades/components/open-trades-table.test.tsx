@@ -71,6 +71,7 @@ beforeEach(() => {
   resetPreferencesStore();
   vi.mocked(closeTrade).mockClear();
   vi.mocked(resetTradeStatus).mockClear();
+  checkExchange.mockClear();
   vi.mocked(getOpenTrades).mockClear();
   tradeTokensStore.token_by_platform_uuid[PLATFORM_UUID] = { level: TradeTokenLevel.TRADE_AVAILABLE };
 });
@@ -86,7 +87,7 @@ function Location() {
 
 /** The table, the trend modal and the session's UI-status clock, as the app mounts them. */
 function Session() {
-  useTradeStatusTimers(true);
+  useTradeStatusTimers(true, checkExchange);
   return (
     <>
       <OpenTradesTable />
@@ -95,6 +96,8 @@ function Session() {
     </>
   );
 }
+
+const checkExchange = vi.fn();
 
 function renderAt(path = '/trading') {
   return render(
@@ -398,7 +401,13 @@ describe('UI status button and countdown (SPEC.md §4; README "Automatic closing
       'title',
       expect.stringContaining('the exchange holds this exit'),
     );
-    await advance(50_000);
+    // 2 s later the platform's balance is read: its reconciliation records the exchange's close.
+    await advance(1000);
+    expect(checkExchange).not.toHaveBeenCalled();
+    await advance(1000);
+    expect(checkExchange).toHaveBeenCalledExactlyOnceWith(trade.platform_uuid);
+    await advance(48_000);
+    expect(checkExchange).toHaveBeenCalledOnce();
     expect(closeTrade).not.toHaveBeenCalled();
     expect(resetTradeStatus).toHaveBeenCalledExactlyOnceWith(trade.trade_uuid);
   });
