@@ -278,8 +278,13 @@ async function placeExits(
   return { take_profit, trailing };
 }
 
+/** The exchange's message, at most as long as the record keeps (contracts exitHold). */
+const REASON_MAX = 500;
+
 const hold = (price: string, refusal: string | undefined): ExitHold =>
-  refusal === undefined ? { held_by: 'exchange', price } : { held_by: 'signaldesk', reason: refusal };
+  refusal === undefined
+    ? { held_by: 'exchange', price }
+    : { held_by: 'signaldesk', reason: refusal.slice(0, REASON_MAX) || 'Refused by the exchange' };
 
 /** Places one exit; answers why the exchange did not take it, or undefined when it holds it. */
 async function placeExit(client: ExchangeClient, exit: ExitOrderInput): Promise<string | undefined> {

@@ -2,9 +2,11 @@
 // relay (signed in the page, as the stop) right after the fill, and the exchange holds them. The row says who
 // closes the trade (Exchange / Signaldesk); the take profit is closed by the exchange, not by the page's
 // countdown, and the page records it with the exchange's fill as soon as the monitor flags it; the preference
-// "Exits held by the exchange", switched off and on in Trade Preferences, decides the next open.
+// "Exits held by the exchange", switched off and on in Trade Preferences, decides the next open. With the page
+// away, the exchange alone closes at the take profit, the trailing stop and the stop; back with the PIN, the
+// page records each close with the exchange's fill and status.
 import { expect, test } from 'vitest';
-import type { Trade } from '../../contracts';
+import type { Signal, Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
 import { setLook } from './walk-support';
 import {
@@ -17,6 +19,7 @@ import {
   expectNotification,
   historyOfToday,
   openFromSignal,
+  openTrades,
   openTraderSession,
   pinnedPrices,
   priceAtRoe,
@@ -66,9 +69,11 @@ async function setExitsOnExchange(on: boolean): Promise<void> {
 test('setup: a client-mode trader with the exits on the exchange and automatic closing after 2 s', async () => {
   s = await openTraderSession(e2e.app, e2e.browser, {
     name: 'walkaway-trader',
-    signalCount: 4,
+    signalCount: 6,
     autoCloseDelayS: 2,
     exitsOnExchange: true,
+    // Each trade on a symbol of its own: positions that must not merge in one-way mode.
+    signalOptions: { distinctPairs: true },
   });
   await s.page.getByRole('link', { name: 'Trade Preferences' }).click();
   await enterPin(s.page, '24680');
@@ -152,3 +157,68 @@ test('switched off, the next open leaves both exits to Signaldesk; switched on a
   // A close by hand cancels the stop and both exits: nothing is left to act on a later position.
   await closeByHand(withExits);
 }, 120_000);
+
+test('with no page open the exchange closes at the take profit, the trailing stop and the stop; back with the PIN, the page records each', async () => {
+  const { page } = s;
+  const [tp, trailing, stop] = [s.signals[3]!, s.signals[4]!, s.signals[5]!];
+  const trades = new Map<Signal, Trade>();
+  for (const signal of [tp, trailing, stop]) {
+    await holdPrice(signal);
+    trades.set(signal, await openFromSignal(page, s.socket, signal));
+  }
+  const at = (signal: Signal, roe: number) =>
+    priceAtRoe(trades.get(signal)!, roe, signal.symbol.symbol_price_precision);
+
+  // The trader walks away: no page runs, no key is at hand.
+  await page.goto('about:blank');
+  const tpTrade = trades.get(tp)!;
+  await pin(tp.symbol.symbol_pair, at(tp, tpTrade.trade_take_profit_percent + 1));
+  // ROE 4 %: past the trailing stop's activation (3 %), short of the take profit (5 %); then ROE 0.5 %, a fall
+  // of 0.35 % of the price from its best, past the 0.3 % callback (3 % at 10×).
+  const trailingTrade = trades.get(trailing)!;
+  await pin(trailing.symbol.symbol_pair, at(trailing, trailingTrade.trade_treiling_stop_percent + 1));
+  await pin(trailing.symbol.symbol_pair, at(trailing, 0.5));
+  // ROE −15 %: through the stop (−10 %), within its limit.
+  await pin(stop.symbol.symbol_pair, at(stop, -(trades.get(stop)!.trade_stop_loss_percent + 5)));
+  for (const signal of [tp, trailing, stop]) {
+    await expect
+      .poll(async () => (await s.exchange.positionRisk(s.account, signal.symbol.symbol_pair)).positionAmt, {
+        timeout: 15_000,
+      })
+      .toMatch(/^-?0(\.0+)?$/);
+  }
+  // Back: the page reloads, the token is locked until the PIN. Nothing was recorded without a key: all three
+  // are still listed open.
+  await page.goto(e2e.app.baseUrl);
+  await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
+  const stillOpen = await openTrades(page);
+  for (const trade of trades.values()) {
+    expect(stillOpen.map((item) => item.trade_uuid)).toContain(trade.trade_uuid);
+  }
+  // The PIN: the balance read with it reconciles.
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  await enterPin(page, '24680');
+  const cases = [
+    [tp, 'take_profit', 'takeProfit'],
+    [trailing, 'treiling_stop', 'trailing'],
+    [stop, 'stop_loss', 'stop'],
+  ] as const;
+  for (const [signal, status, by] of cases) {
+    const trade = trades.get(signal)!;
+    let recorded: Trade | undefined;
+    await expect
+      .poll(
+        async () => {
+          recorded = (await historyOfToday(page)).find((item) => item.trade_uuid === trade.trade_uuid);
+          return recorded?.trade_status;
+        },
+        { timeout: 45_000 },
+      )
+      .toBe(status);
+    const fill = await closingFill(s.exchange, s.account, signal.symbol.symbol_pair, signal.signal_uuid, by);
+    expect(new Decimal(recorded!.trade_close_price!).eq(fill.price), status).toBe(true);
+    expect(new Decimal(recorded!.trade_pnl_current).eq(realizedPnl(trade, fill.price)), status).toBe(true);
+    // The exits the close left waiting are cancelled: nothing acts on a later position of the symbol.
+    await expectFlat(signal.symbol.symbol_pair);
+  }
+}, 150_000);
