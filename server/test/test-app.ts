@@ -250,16 +250,20 @@ export const TEST_TRADE_SETTINGS = {
 
 /**
  * Records a client-mode trade on a new signal through POST /api/trade_client/create_trade/: BUY BTCUSDT
- * 0.002 at 97000 unless `overrides` (body fields, or the signal's `direction` and `symbol_pair`) say
+ * 0.002 at 97000 unless `overrides` (body fields, or the signal's `direction`, `symbol_pair` and `platform_uuid`) say
  * otherwise. Answers the wire trade.
  */
 export async function createClientTrade(
   t: { app: TestApp['app']; db: Database },
   headers: { authorization: string },
-  overrides: Record<string, unknown> & { direction?: SignalDirection; symbol_pair?: string } = {},
+  overrides: Record<string, unknown> & {
+    direction?: SignalDirection;
+    symbol_pair?: string;
+    platform_uuid?: string;
+  } = {},
 ) {
-  const { direction, symbol_pair, ...fields } = overrides;
-  const signal = await insertTestSignal(t.db, { direction, symbol_pair });
+  const { direction, symbol_pair, platform_uuid, ...fields } = overrides;
+  const signal = await insertTestSignal(t.db, { direction, symbol_pair, platform_uuid });
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/trade_client/create_trade/',

@@ -19,9 +19,11 @@ import { resetTradeTokensStore } from '../stores/trade-tokens-store';
 import { resetTradeErrorNotices } from '../features/trades/trade-error-notices';
 import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
+import { resetSymbolHolds } from './signal-trading';
 
 const STORE_RESETS: readonly (() => void)[] = [
   resetAnalysisStore,
+  resetSymbolHolds,
   resetAuthStore,
   resetBalancesStore,
   resetBitcoinStore,

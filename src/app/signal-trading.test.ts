@@ -8,14 +8,14 @@ import { ExchangeClient, ExchangeError, ExchangeFailure } from '../../shared-cor
 import { OpenFailure, openPosition, TradeOpenError } from '../../shared-core/trade-flow';
 import { pushSignals, resetSignalsStore, signalsStore } from '../features/signals/signals-store';
 import { readClientOpens } from '../features/trades/client-open-journal';
-import { loadOpenTrades, resetTradesStore } from '../features/trades/trades-store';
+import { loadOpenTrades, resetTradesStore, setOpenTrades } from '../features/trades/trades-store';
 import { makeTrade } from '../testing/trade-fixtures';
 import { authStore, resetAuthStore } from '../stores/auth-store';
 import { resetPinCodeStore } from '../stores/pin-code-store';
 import { resetPreferencesStore } from '../stores/preferences-store';
 import { TradeTokenLevel } from '../stores/token-level';
 import { tradeTokensStore } from '../stores/trade-tokens-store';
-import { byUuid, makeSignal, PLATFORM_UUID } from '../testing/live-fixtures';
+import { byUuid, ETH_UUID, makeSignal, PLATFORM_UUID } from '../testing/live-fixtures';
 import { loadTradeCoreForTests } from '../testing/load-trade-core';
 import {
   exchangeError,
@@ -26,7 +26,7 @@ import {
   startTradingTest,
   chooseMode,
 } from '../testing/trading-session';
-import { openTradeFromSignal, removeCardsOfTradedSignals } from './signal-trading';
+import { openTradeFromSignal, removeCardsOfTradedSignals, resetSymbolHolds } from './signal-trading';
 
 const api = vi.hoisted(() => ({
   createClientTrade: vi.fn(),
@@ -67,6 +67,7 @@ beforeEach(() => {
   api.getOpenTrades.mockResolvedValue([]);
   resetSignalsStore();
   resetTradesStore();
+  resetSymbolHolds();
   startTradingTest(envelope);
 });
 afterEach(() => {
@@ -74,8 +75,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function addSignal() {
-  const signal = makeSignal();
+function addSignal(overrides: Parameters<typeof makeSignal>[0] = {}) {
+  const signal = makeSignal(overrides);
   pushSignals(byUuid(signal));
   return signal;
 }
@@ -325,13 +326,57 @@ describe('client mode: an open is noted until its outcome is known (client-open-
       new TradeOpenError(OpenFailure.ORDER_UNCONFIRMED, timeout, { trade_order_id: 'sdo-order' }),
     );
     await openTradeFromSignal(unconfirmed.signal_uuid);
-    const unrecorded = addSignal();
+    // Another symbol: the unconfirmed order may have opened a position, so its own symbol stays taken.
+    const unrecorded = addSignal({
+      symbol: {
+        symbol_uuid: ETH_UUID,
+        symbol_name: 'ETH',
+        symbol_pair: 'ETHUSDT',
+        symbol_price_precision: 2,
+      },
+    });
     vi.mocked(openPosition).mockResolvedValueOnce(OPENED);
     api.createClientTrade.mockRejectedValueOnce(
       new ApiError(ApiErrorKind.HTTP_ERROR, 'Internal server error', 500),
     );
     await openTradeFromSignal(unrecorded.signal_uuid);
     expect(noted()).toEqual([unconfirmed.signal_uuid, unrecorded.signal_uuid]);
+  });
+});
+
+describe('one trade per symbol and exchange account (issue 36)', () => {
+  test.each([
+    ['client', 0],
+    ['server', 1],
+  ] as const)(
+    '%s mode: a BUY and a SELL signal on one symbol in the same second open one trade; the other is told why',
+    async (_mode, side) => {
+      chooseMode(side);
+      vi.mocked(openPosition).mockResolvedValue(OPENED);
+      const buy = addSignal();
+      const sell = addSignal();
+      sell.signal_direction_created = 'SELL';
+      await Promise.all([openTradeFromSignal(buy.signal_uuid), openTradeFromSignal(sell.signal_uuid)]);
+      const opens = side === 0 ? vi.mocked(openPosition).mock.calls : api.createServerTrade.mock.calls;
+      expect(opens).toHaveLength(1);
+      expect(notes().map((note) => note.description)).toEqual([
+        ['trades.notify.symbol_has_trade', 'BTCUSDT'],
+        ['notification.trade_opened'],
+      ]);
+      // Still held after the open, until the list shows the trade: a third signal there opens nothing either.
+      const third = addSignal();
+      await openTradeFromSignal(third.signal_uuid);
+      expect(opens).toHaveLength(1);
+    },
+  );
+
+  test('a trade listed on the symbol (either mode) keeps a signal there from opening', async () => {
+    chooseMode(0);
+    setOpenTrades([makeTrade({ trade_in_server_side: 1 })]);
+    const signal = addSignal();
+    await openTradeFromSignal(signal.signal_uuid);
+    expect(openPosition).not.toHaveBeenCalled();
+    expect(notes()[0]?.description).toEqual(['trades.notify.symbol_has_trade', 'BTCUSDT']);
   });
 });
 
@@ -348,6 +393,8 @@ describe('opening a trade in server mode', () => {
     });
     expect(notes()[0]).toMatchObject({ type: 'Success', description: ['notification.trade_opened'] });
 
+    // (That trade closed meanwhile: its symbol is free again.)
+    resetSymbolHolds();
     const second = addSignal();
     api.createServerTrade.mockRejectedValueOnce(
       new ApiError(ApiErrorKind.HTTP_ERROR, 'Order notional must be no smaller than 5', 400),

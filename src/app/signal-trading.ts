@@ -4,7 +4,13 @@
 // removes the card of a traded signal, whoever learns of the trade (trades-store onSignalTraded). The signal
 // cards get openTradeFromSignal from here (app/routes/trading-page.tsx, app/layout.tsx); failures become
 // notifications (trades/trade-notifications.ts).
-import { TradeError, TradeSide, type PlatformPreferences } from '../../contracts';
+import {
+  TradeError,
+  TradeSide,
+  exitsHeldByExchange,
+  type PlatformPreferences,
+  type Signal,
+} from '../../contracts';
 import { ApiError, ApiErrorKind } from '../lib/api-client';
 import { riskLimitLine } from '../lib/i18n';
 import { riskLimitRefusal } from '../../contracts';
@@ -12,7 +18,11 @@ import { OpenFailure, openPosition, TradeOpenError } from '../../shared-core/tra
 import { removeSignal, signalsStore } from '../features/signals/signals-store';
 import { clientTradeRecord, createClientTrade } from '../features/trades/api/create-client-trade';
 import { createServerTrade } from '../features/trades/api/create-server-trade';
-import { runNotedClientOpen } from '../features/trades/client-open-journal';
+import {
+  CLIENT_OPEN_RESUME_AFTER_MS,
+  readClientOpens,
+  runNotedClientOpen,
+} from '../features/trades/client-open-journal';
 import { markTradeErrorAnnounced } from '../features/trades/trade-error-notices';
 import { clientTradesToCheck, reconcileClientTrades } from '../features/trades/trade-reconcile';
 import {
@@ -22,7 +32,12 @@ import {
   notifyFailure,
   notifySuccess,
 } from '../features/trades/trade-notifications';
-import { onSignalTraded, scheduleOpenTradesRefetch } from '../features/trades/trades-store';
+import {
+  findOpenTradeUuidsBySymbol,
+  onSignalTraded,
+  scheduleOpenTradesRefetch,
+  tradesStore,
+} from '../features/trades/trades-store';
 import { authStore } from '../stores/auth-store';
 import { addNotification, NotificationType } from '../stores/notifications-store';
 import { getPinCode } from '../stores/pin-code-store';
@@ -76,14 +91,80 @@ function riskLimitsOn(): boolean {
   return !limits || limits.trade_max_open_trades > 0 || limits.trade_daily_loss_limit > 0;
 }
 
+/**
+ * One trade per symbol and exchange account (issue 36): symbol_uuid (one platform's pair) → the signal whose open
+ * this page runs there, kept until the open trades list it (or SYMBOL_HOLD_MS at most). A signal that finds a
+ * trade on its symbol (listed, opening here, or opening in another tab: its note in the client-open journal)
+ * opens nothing: the trade monitor flags that trade instead (SPEC.md §4 direction / reverse signal), so two
+ * opposite signals in one second never open two positions that net on the exchange. The server refuses a
+ * server-mode open on such a symbol too.
+ */
+const symbolsOpening = new Map<string, string>();
+const SYMBOL_HOLD_MS = 60_000;
+let releasingListedSymbols: (() => void) | undefined;
+
+/**
+ * A client-mode trade whose exits the exchange holds may have been closed there meanwhile: it does not count
+ * here; the client-mode open checks it on the exchange first (openInClientMode), and a server-mode one lets the
+ * server decide (it checks its own such trades).
+ */
+/** Logout (and tests): no open of this page holds a symbol any more. */
+export function resetSymbolHolds(): void {
+  symbolsOpening.clear();
+}
+
+function symbolTaken(signal: Signal): boolean {
+  const symbolUuid = signal.symbol.symbol_uuid;
+  if (symbolsOpening.has(symbolUuid)) return true;
+  const listed = findOpenTradeUuidsBySymbol(symbolUuid).map((uuid) => tradesStore.trade_by_uuid_dict[uuid]);
+  const mayBeGone = (trade: (typeof listed)[number]) =>
+    trade?.trade_in_server_side === tradeSide() && exitsHeldByExchange(trade.trade_exits);
+  if (listed.some((trade) => !mayBeGone(trade))) return true;
+  const now = Date.now();
+  return readClientOpens().some(
+    (open) =>
+      open.platform_uuid === signal.platform_uuid &&
+      open.symbol_pair === signal.symbol.symbol_pair &&
+      open.signal_uuid !== signal.signal_uuid &&
+      now - open.started_at < CLIENT_OPEN_RESUME_AFTER_MS,
+  );
+}
+
+/** The open on the symbol is done: the hold goes once the trade is listed (or at once when nothing opened). */
+function releaseSymbol(symbolUuid: string, signalUuid: string, opened: boolean): void {
+  const release = () => {
+    if (symbolsOpening.get(symbolUuid) === signalUuid) symbolsOpening.delete(symbolUuid);
+  };
+  if (!opened) return release();
+  releasingListedSymbols ??= onSignalTraded((traded) => {
+    for (const [symbol, signal] of symbolsOpening) if (signal === traded) symbolsOpening.delete(symbol);
+  });
+  setTimeout(release, SYMBOL_HOLD_MS);
+}
+
 async function openChecked(signalUuid: string): Promise<void> {
   const signal = signalsStore.signal_by_uuid[signalUuid];
   if (!signal) return;
   const platformUuid = signal.platform_uuid;
   const pinCode = getPinCode(platformUuid);
   if (!pinCode || getTradeTokenLevel(platformUuid) !== TradeTokenLevel.TRADE_AVAILABLE) return;
-  const preferences = await platformPreferencesOf(platformUuid);
-  if (!preferences) return;
+  // Taken or claimed before the first await: two signals of one second cannot both pass.
+  const symbolUuid = signal.symbol.symbol_uuid;
+  const taken = symbolTaken(signal);
+  if (!taken) symbolsOpening.set(symbolUuid, signalUuid);
+  let opened = false;
+  try {
+    opened = await openOnSymbol(signal, pinCode, taken);
+  } finally {
+    if (!taken) releaseSymbol(symbolUuid, signalUuid, opened);
+  }
+}
+
+/** The checks after the symbol's, then the open in the trader's mode; true when a trade was opened. */
+async function openOnSymbol(signal: Signal, pinCode: string, symbolTaken: boolean): Promise<boolean> {
+  const signalUuid = signal.signal_uuid;
+  const preferences = await platformPreferencesOf(signal.platform_uuid);
+  if (!preferences) return false;
   const base = { signal_uuid: signalUuid, ...preferences };
   // The risk limits, read afresh (issue 18): a refused open touches no exchange, in either mode. The server
   // refuses a server-mode open past a limit itself too; a failed read leaves that to it.
@@ -93,15 +174,20 @@ async function openChecked(signalUuid: string): Promise<void> {
   const refusal = limits && riskLimitRefusal(limits);
   if (refusal) {
     notifyError(riskLimitLine(refusal));
-    return;
+    return false;
+  }
+  if (symbolTaken) {
+    notifyError(['trades.notify.symbol_has_trade', signal.symbol.symbol_pair]);
+    return false;
   }
   try {
     if (tradeSide() === TradeSide.SERVER) {
       const answered = await createServerTradeOrTimeout({ ...base, pin_code: pinCode });
-      if (!answered) return;
+      // Unknown outcome: the server may still open it, so the symbol stays held (until listed or the hold ends).
+      if (!answered) return true;
     } else {
       const opened = await openInClientMode(signalUuid, preferences);
-      if (!opened) return;
+      if (!opened) return false;
     }
   } catch (error) {
     if (error instanceof TradeOpenError) {
@@ -110,12 +196,14 @@ async function openChecked(signalUuid: string): Promise<void> {
       // it again would find the filled opening order and record a position that no longer exists.
       if (error.failure === OpenFailure.STOP_REJECTED_POSITION_CLOSED) removeSignal(signalUuid);
     } else notifyFailure('trades.notify.open_failed', error, [signal.symbol.symbol_pair]);
-    return;
+    // An unconfirmed order may have opened the position: the symbol stays held until the list says.
+    return error instanceof TradeOpenError && error.failure === OpenFailure.ORDER_UNCONFIRMED;
   }
   notifySuccess('notification.trade_opened');
   removeSignal(signalUuid);
   scheduleOpenTradesRefetch();
   void loadRiskLimitState();
+  return true;
 }
 
 /**
@@ -162,6 +250,19 @@ async function openInClientMode(signalUuid: string, preferences: PlatformPrefere
     notifyError(['trades.notify.symbol_not_found', signal.symbol.symbol_pair]);
     return false;
   }
+  // Exits an earlier trade on the symbol left on the exchange would act on the new position (issue 35): a
+  // trade the exchange closed is reported and its leftover exits cancelled first (no call when none). One still
+  // open there keeps the symbol taken (issue 36).
+  const held = clientTradesToCheck(signal.platform_uuid).filter(
+    (trade) => trade.symbol_pair === symbol.symbol_pair && trade.trade_exits_held,
+  );
+  if (held.length > 0) {
+    await withPlatformExchange(signal.platform_uuid, (client) => reconcileClientTrades(client, held));
+    if (findOpenTradeUuidsBySymbol(symbol.symbol_uuid).length > 0) {
+      notifyError(['trades.notify.symbol_has_trade', symbol.symbol_pair]);
+      return false;
+    }
+  }
   const note = {
     signal_uuid: signalUuid,
     ...preferences,
@@ -174,16 +275,8 @@ async function openInClientMode(signalUuid: string, preferences: PlatformPrefere
   // Noted before the market order, so a page closed before the record leaves the open to be completed at the
   // next balance read (client-open-journal.ts).
   const opened = await runNotedClientOpen(note, async () => {
-    const position = await withPlatformExchange(signal.platform_uuid, async (client) => {
-      // Exits an earlier trade on the symbol left on the exchange would act on the new position (issue 35):
-      // a trade the exchange closed is reported and its leftover exits cancelled first (no call when none).
-      await reconcileClientTrades(
-        client,
-        clientTradesToCheck(signal.platform_uuid).filter(
-          (trade) => trade.symbol_pair === symbol.symbol_pair && trade.trade_exits_held,
-        ),
-      );
-      return openPosition(client, {
+    const position = await withPlatformExchange(signal.platform_uuid, (client) =>
+      openPosition(client, {
         symbol_pair: symbol.symbol_pair,
         trade_direction: signal.signal_direction_created,
         trade_margin: preferences.trade_margin,
@@ -199,8 +292,8 @@ async function openInClientMode(signalUuid: string, preferences: PlatformPrefere
             trade_treiling_stop_percent: preferences.trade_treiling_stop_percent,
           },
         }),
-      });
-    });
+      }),
+    );
     try {
       await createClientTrade(clientTradeRecord(signalUuid, preferences, position));
     } catch (error) {

@@ -13,7 +13,7 @@ import { TradeTokenLevel } from '../stores/token-level';
 import { writeTokenEnvelope } from '../stores/token-storage';
 import { sealNewTradeToken } from '../stores/token-vault';
 import { resetTradeTokensStore, tradeTokensStore } from '../stores/trade-tokens-store';
-import { BTC_UUID, makePaperPlatform, makeTrader, PLATFORM_UUID } from './live-fixtures';
+import { BTC_UUID, ETH_UUID, makePaperPlatform, makeTrader, PLATFORM_UUID } from './live-fixtures';
 
 export const PIN = '12345';
 const USER_KEY = 'b'.repeat(64);
@@ -88,6 +88,13 @@ export function arrangeTradingSession(envelope: string): void {
       symbol_pair: 'BTCUSDT',
       symbol_quantity_precision: 3,
       symbol_price_precision: 1,
+    },
+    [ETH_UUID]: {
+      symbol_uuid: ETH_UUID,
+      symbol_name: 'ETH',
+      symbol_pair: 'ETHUSDT',
+      symbol_quantity_precision: 3,
+      symbol_price_precision: 2,
     },
   };
   preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID] = { ...PREFERENCES };

@@ -1,11 +1,12 @@
 // Trades in the database (db/schema-trades.ts) and on the wire (contracts/trades.ts): the rows a trader may
 // see, the checks a new trade passes (its signal, platform and symbol) and the one-trade-per-signal rule.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, isNotNull, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNotNull, lte, ne } from 'drizzle-orm';
 import {
   TradeError,
   TradeStatus,
   TradeTokenLevel,
+  exitsHeldByExchange,
   type Trade,
   type TradeCalculated,
   type TradeHistoryQuery,
@@ -38,6 +39,41 @@ export const TRADE_STILL_OPENING =
   'within about a minute';
 /** trade_phase while the server's exchange calls of a server-mode open run. */
 export const OPENING_PHASE = 'opening';
+
+/** Issue 36: a second trade on a symbol would net against the first in one-way mode. */
+export const symbolHasTrade = (pair: string) =>
+  `A trade is already open or opening on ${pair}: a signal there flags it and opens no second one`;
+
+/**
+ * One trade per symbol and exchange account (issue 36): refuses (409) a new trade of the user on the platform's
+ * symbol while another trade of either mode is open or opening there (the signal's own earlier open aside).
+ * `unlessServerExitsHeld`: a server-mode trade whose exits the exchange holds does not count (before the PIN:
+ * the exchange may have closed it; the open checks it there first, then asks again without this).
+ */
+export async function assertSymbolFree(
+  db: Database,
+  userUuid: string,
+  origin: TradeOrigin,
+  { unlessServerExitsHeld = false } = {},
+): Promise<void> {
+  const others = await db
+    .select({ trade_in_server_side: trades.trade_in_server_side, trade_exits: trades.trade_exits })
+    .from(trades)
+    .where(
+      and(
+        eq(trades.user_uuid, userUuid),
+        eq(trades.platform_uuid, origin.platform.platform_uuid),
+        eq(trades.symbol_uuid, origin.symbol.symbol_uuid),
+        eq(trades.trade_status, TradeStatus.OPEN),
+        ne(trades.signal_uuid, origin.signal.signal_uuid),
+      ),
+    );
+  const mayBeGone = (other: (typeof others)[number]) =>
+    unlessServerExitsHeld && other.trade_in_server_side === 1 && exitsHeldByExchange(other.trade_exits);
+  if (others.some((other) => !mayBeGone(other))) {
+    throw new HttpError(409, symbolHasTrade(origin.symbol.symbol_pair));
+  }
+}
 export const READY_PHASE = 'ready';
 
 /** A row a trader is shown: the exchange confirmed its entry price and quantity. */

@@ -36,6 +36,7 @@ import {
   READY_PHASE,
   TRADE_ALREADY_CLOSED,
   DUPLICATE_TRADE,
+  assertSymbolFree,
   OPENING_PHASE,
   TRADE_STILL_OPENING,
   calculatedOf,
@@ -107,6 +108,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
       // The risk limits refuse a new trade before the PIN is tried or the exchange called (checked again
       // below, with the row stored under the trader's queue); completing an earlier open is no new trade.
       if (!earlier) await assertWithinRiskLimits(app.db, userUuid, app.clock());
+      await assertSymbolFree(app.db, userUuid, origin, { unlessServerExitsHeld: true });
       const { client, tokenUuid } = await clientFor(userUuid, origin.platform.platform_uuid, body.pin_code);
       if (earlier) {
         // The earlier open of this signal died (a restart in the middle): settled now, not by the next
@@ -125,6 +127,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await opening.run(userUuid, async () => {
         // Again under the queue: an open that passed the check above beside another may not pass it now.
         if (!earlier) await assertWithinRiskLimits(app.db, userUuid, app.clock());
+        await assertSymbolFree(app.db, userUuid, origin);
         return insertTrade(app.db, {
           user_uuid: userUuid,
           origin,

@@ -38,8 +38,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function create() {
-  const signal = await insertTestSignal(t.db);
+/** One trade per symbol (issue 36): each case opens on a symbol of its own. */
+async function create(symbol_pair = 'BTCUSDT') {
+  const signal = await insertTestSignal(t.db, { symbol_pair });
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/trade_server/create_trade/',
@@ -79,7 +80,7 @@ describe('server-mode open outcomes', () => {
         { trade_quantity: '0.002', trade_order_id: tradeFlow.clientOrderIds(input.signal_uuid).open },
       );
     });
-    const { signal, response, rows } = await create();
+    const { signal, response, rows } = await create('ETHUSDT');
     expect(response.statusCode).toBe(502);
     expect(response.json().detail).toBe(
       'The exchange did not confirm the market order (placeMarketOrder: Timeout); the position may be open. ' +
@@ -109,7 +110,7 @@ describe('server-mode open outcomes', () => {
     openPosition.mockRejectedValueOnce(
       new ExchangeError('setLeverage', ExchangeFailure.FETCH, 'invalid header value "AKEY-1234"'),
     );
-    const refused = await create();
+    const refused = await create('SOLUSDT');
     expect(refused.response.statusCode).toBe(502);
     expect(refused.response.json()).toEqual({ detail: 'setLeverage: The exchange could not be reached' });
     expect(refused.rows).toEqual([]);
@@ -118,18 +119,18 @@ describe('server-mode open outcomes', () => {
     openPosition.mockRejectedValueOnce(
       new ExchangeError('setLeverage', ExchangeFailure.EXCHANGE, 'Service Unavailable.', -1001, 503),
     );
-    const failing = await create();
+    const failing = await create('SOLUSDT');
     expect(failing.response.statusCode).toBe(502);
     expect(failing.rows).toEqual([]);
     openPosition.mockRejectedValueOnce(
       new ExchangeError('setLeverage', ExchangeFailure.EXCHANGE, 'Leverage 200 is not valid', -4028, 400),
     );
-    const invalid = await create();
+    const invalid = await create('SOLUSDT');
     expect(invalid.response.statusCode).toBe(400);
     expect(invalid.rows).toEqual([]);
 
     openPosition.mockRejectedValueOnce(new Error('boom'));
-    const broken = await create();
+    const broken = await create('SOLUSDT');
     expect(broken.response.statusCode).toBe(500);
     expect(broken.rows).toEqual([]);
   });
