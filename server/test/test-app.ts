@@ -18,6 +18,8 @@ import type { EgressIp } from '../src/services/egress-ip';
 import type { SecretBox } from '../src/services/secret-box';
 import { BINANCE_PLATFORM_UUID } from '../src/services/platforms';
 import { usePasswordCostForTests } from '../src/services/password';
+import { findUser, userTradeTokenKey } from '../src/services/users';
+import { createTradeToken } from '../src/services/trade-tokens';
 
 export interface TestExchange {
   url: string;
@@ -281,4 +283,21 @@ export async function createClientTrade(
   });
   if (response.statusCode !== 201) throw new Error(`create_trade failed: ${response.body}`);
   return response.json().result as Trade;
+}
+
+/**
+ * Stores a server-mode trade token as create_trade_token does once the exchange took the key, without asking
+ * the exchange (issue 36: the route refuses a key it cannot read an account with). For tests whose token is
+ * refused or unreachable on purpose (a balance read's failures, the PIN limit, a database dump), never for a
+ * test of the create itself.
+ */
+export async function storeTradeTokenUnchecked(
+  t: { db: Database; app: { secretBox: SecretBox } },
+  userUuid: string,
+  body: { platform_uuid: string; pin_code: string; api_key: string; api_secret: string },
+) {
+  const user = await findUser(t.db, userUuid);
+  if (!user) throw new Error('unknown user');
+  const owner = { user_uuid: userUuid, user_trade_token_key: userTradeTokenKey(t.app.secretBox, user) };
+  return createTradeToken(t.db, t.app.secretBox, owner, body, Date.now());
 }

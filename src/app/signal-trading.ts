@@ -115,11 +115,13 @@ export function resetSymbolHolds(): void {
 
 function symbolTaken(signal: Signal): boolean {
   const symbolUuid = signal.symbol.symbol_uuid;
-  if (symbolsOpening.has(symbolUuid)) return true;
+  // The signal's own earlier open (an unconfirmed order traded again finds its order instead of a second one).
+  const holder = symbolsOpening.get(symbolUuid);
+  if (holder !== undefined && holder !== signal.signal_uuid) return true;
   const listed = findOpenTradeUuidsBySymbol(symbolUuid).map((uuid) => tradesStore.trade_by_uuid_dict[uuid]);
   const mayBeGone = (trade: (typeof listed)[number]) =>
     trade?.trade_in_server_side === tradeSide() && exitsHeldByExchange(trade.trade_exits);
-  if (listed.some((trade) => !mayBeGone(trade))) return true;
+  if (listed.some((trade) => trade?.signal_uuid !== signal.signal_uuid && !mayBeGone(trade))) return true;
   const now = Date.now();
   return readClientOpens().some(
     (open) =>
@@ -152,6 +154,7 @@ async function openChecked(signalUuid: string): Promise<void> {
   const symbolUuid = signal.symbol.symbol_uuid;
   const taken = symbolTaken(signal);
   if (!taken) symbolsOpening.set(symbolUuid, signalUuid);
+  // (Held by this signal already: a second run of it, as the first may still be running, releases nothing.)
   let opened = false;
   try {
     opened = await openOnSymbol(signal, pinCode, taken);

@@ -4,15 +4,23 @@
 import { proxy } from 'valtio';
 import { TradeSide } from '../../contracts/preferences';
 import { PIN_CODE_LENGTH } from '../config/constants';
+import { ApiError } from '../lib/api-client';
 import { authStore } from './auth-store';
 import { tradeSide } from './preferences-store';
 import { createPaperAccount } from './api/create-paper-account';
+import { changeTradeTokenPin } from './api/change-trade-token-pin';
 import { createTradeToken } from './api/create-trade-token';
 import { getEgressIp } from './api/get-egress-ip';
 import { getTradeToken } from './api/get-trade-token';
 import { revokeTradeToken } from './api/revoke-trade-token';
 import { deletePinCode, getPinCode, putPinCode } from './pin-code-store';
-import { forgetExchangeKey, forgetExchangeKeys, unlockTradeToken } from './platform-exchange';
+import {
+  forgetExchangeKey,
+  forgetExchangeKeys,
+  unlockTradeToken,
+  withPlatformExchange,
+} from './platform-exchange';
+import { ExchangeError } from '../../shared-core/exchange-client';
 import { clientTokenState, serverTokenState, TradeTokenLevel, type TradeTokenState } from './token-level';
 import { readTokenEnvelope, removeTokenEnvelope, writeTokenEnvelope } from './token-storage';
 import { rekeyTradeToken, sealNewTradeToken } from './token-vault';
@@ -31,7 +39,11 @@ export const tradeTokensStore = proxy<TradeTokensState>({
 });
 
 export class TradeTokenError extends Error {
-  constructor(readonly key: string) {
+  constructor(
+    readonly key: string,
+    /** The exchange's own text, when the exchange refused the key (issue 36); the form translates it. */
+    readonly exchangeText?: string,
+  ) {
     super(key);
     this.name = 'TradeTokenError';
   }
@@ -118,6 +130,20 @@ export async function setPinCode(platformUuid: string, pinCode: string): Promise
       // The previous PIN did not open the token (WRONG_PIN_CODE): the new PIN may be the right one.
     }
   }
+  // Server mode (issue 36): the server's copy is sealed under the new PIN with the old one. A 403 (the previous
+  // PIN did not open it) leaves it as it is: the new PIN may be the right one, as in client mode.
+  if (
+    tradeSide() === TradeSide.SERVER &&
+    previous &&
+    previous !== pinCode &&
+    getTradeTokenLevel(platformUuid) === TradeTokenLevel.TRADE_AVAILABLE
+  ) {
+    try {
+      await changeTradeTokenPin({ platform_uuid: platformUuid, pin_code: previous, new_pin_code: pinCode });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 403)) throw error;
+    }
+  }
   putPinCode(platformUuid, pinCode);
   await loadTradeToken(platformUuid);
 }
@@ -143,10 +169,23 @@ export async function addTradeToken(platformUuid: string, apiKey: string, apiSec
   } else {
     const key = userKey();
     if (!key) throw new TradeTokenError('notification.current_user_not_found');
+    const previous = readTokenEnvelope(platformUuid);
     writeTokenEnvelope(
       platformUuid,
       sealNewTradeToken(apiKey, apiSecret, { pinCode, platformUuid, userTradeTokenKey: key }),
     );
+    // Only success is success (issue 36): one account read with the new key, on the road this page trades on
+    // (the relay, or the exchange itself where it allows browsers), before the key is kept. Refused, or the
+    // exchange not reached, the earlier token (if any) is put back and the form says why.
+    try {
+      await withPlatformExchange(platformUuid, (client) => client.getAccount());
+    } catch (error) {
+      if (previous) writeTokenEnvelope(platformUuid, previous);
+      else removeTokenEnvelope(platformUuid);
+      forgetExchangeKey(platformUuid);
+      if (error instanceof ExchangeError) throw new TradeTokenError('trade_token.key_refused', error.text);
+      throw error;
+    }
   }
   await loadTradeToken(platformUuid);
 }

@@ -8,6 +8,8 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { platforms } from '../../server/src/db/schema';
 import { startPaperExchange } from '../../paper-exchange/src/index';
 import { RELAY_HEADER, signerFor } from '../../shared-core/exchange-client';
 import { createLogger } from '../../server/src/services/logger';
@@ -64,6 +66,12 @@ beforeAll(async () => {
   t.feed['recordTick']({ symbol: 'BTCUSDT', price: '97000', time: Date.now() });
   trader = await signUpAndLogIn(t.app, 'fuzzer');
   headers = trader.headers;
+  // The Binance platform answers from the paper exchange here: a generated key is checked before it is saved
+  // (issue 36), and an unreachable exchange would rightly answer 502.
+  await t.db
+    .update(platforms)
+    .set({ base_url: exchange.url })
+    .where(eq(platforms.platform_uuid, BINANCE_PLATFORM_UUID));
   const account = await t.app.inject({
     method: 'POST',
     url: '/api/paper_exchange/create_account/',

@@ -156,12 +156,28 @@ async function expectBalance(page: Page) {
     .toBeGreaterThan(0);
 }
 
-test('after a reload a client-mode token stays locked until its PIN is entered again', async () => {
+test('a refused key is not saved and says why; after a reload a client-mode token stays locked until its PIN is entered again', async () => {
   const { page, errors } = await newPage();
   await page.goto(e2e.app.baseUrl);
   await signUp(page, `reload-${Date.now()}@example.com`, 'paper-trader');
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
   await enterPin(page, '24680');
+  // Issue 36: a key the exchange refuses is not saved: the form says why, in the trader's language, and the
+  // token stays absent (the account read goes through the relay, as every call of this page does).
+  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  await card.getByRole('button', { name: 'Create paper account' }).click();
+  await expect.poll(() => card.getByTestId('api-key-input').inputValue(), { timeout: 15_000 }).not.toBe('');
+  await card.getByTestId('api-secret-input').fill('f'.repeat(64));
+  await card.getByRole('button', { name: 'Save' }).click();
+  const refusal = card.getByRole('alert');
+  await expect.poll(() => refusal.innerText(), { timeout: 15_000 }).toMatch(/^The exchange refused this key/);
+  expect(await statusOf(page)).toBe('NO TRADE TOKEN');
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('v1$argon2id$');
+  await page.getByTestId('language-ua').click();
+  await card.getByRole('button', { name: 'Зберегти' }).click();
+  await expect.poll(() => refusal.innerText(), { timeout: 15_000 }).toMatch(/^Біржа відхилила цей ключ/);
+  await page.getByTestId('language-en').click();
+  await card.getByTestId('api-key-input').fill('');
   await addPaperToken(page);
   expect(await statusOf(page)).toBe('AVAILABLE');
 
@@ -177,7 +193,7 @@ test('after a reload a client-mode token stays locked until its PIN is entered a
   await page.close();
 });
 
-test('in server mode the token is kept by the server, sealed, and unlocked with the PIN after a reload', async () => {
+test('in server mode the token is kept by the server, sealed, unlocked with the PIN after a reload, and re-sealed by a PIN change', async () => {
   const { page, errors } = await newPage();
   await page.goto(e2e.app.baseUrl);
   await signUp(page, `server-${Date.now()}@example.com`, 'paper-trader');
@@ -201,6 +217,18 @@ test('in server mode the token is kept by the server, sealed, and unlocked with 
   await page.reload();
   await expect.poll(() => statusOf(page), { timeout: 20_000 }).toBe('NO PIN CODE');
   await enterPin(page, '13579');
+  await expect.poll(() => statusOf(page), { timeout: 15_000 }).toBe('AVAILABLE');
+  await expectBalance(page);
+
+  // Issue 36: 'Change PIN Code' re-seals the server's copy under the new PIN: the token stays AVAILABLE, the
+  // balance reads with it, and after a reload the new PIN opens it (the old one no longer does).
+  await enterPin(page, '86420');
+  await expect.poll(() => statusOf(page), { timeout: 15_000 }).toBe('AVAILABLE');
+  await page.reload();
+  await expect.poll(() => statusOf(page), { timeout: 20_000 }).toBe('NO PIN CODE');
+  await enterPin(page, '13579');
+  await expect.poll(() => statusOf(page), { timeout: 15_000 }).toBe('WRONG PIN CODE');
+  await enterPin(page, '86420');
   await expect.poll(() => statusOf(page), { timeout: 15_000 }).toBe('AVAILABLE');
   await expectBalance(page);
 

@@ -7,7 +7,8 @@ import { proxy } from 'valtio';
 import type { AccountBalance } from '../../../contracts/balances';
 import { TradeSide } from '../../../contracts/preferences';
 import { TradeTokenLevel } from '../../../contracts/trade-tokens';
-import type { ExchangeClient } from '../../../shared-core/exchange-client';
+import { ExchangeError, type ExchangeClient } from '../../../shared-core/exchange-client';
+import { translateError, translateExchangeText } from '../../lib/i18n';
 import { sumDecimals } from '../../../shared-core/trade-core';
 import { authStore } from '../../stores/auth-store';
 import { addNotification, NotificationType } from '../../stores/notifications-store';
@@ -20,9 +21,17 @@ import { getAccountBalance } from './api/get-account-balance';
 
 interface BalancesState {
   balance_by_platform_uuid: Record<string, AccountBalance>;
+  /**
+   * Why a platform's last balance read failed, as the trader reads it (issue 36): shown instead of a 0.00 $
+   * that looks like an empty account. Cleared by the next good read, or when the PIN goes.
+   */
+  error_by_platform_uuid: Record<string, string>;
 }
 
-export const balancesStore = proxy<BalancesState>({ balance_by_platform_uuid: {} });
+export const balancesStore = proxy<BalancesState>({
+  balance_by_platform_uuid: {},
+  error_by_platform_uuid: {},
+});
 
 /**
  * Runs after a client-mode read, with the platform's open exchange client; not awaited, so a slow follow-up
@@ -32,6 +41,13 @@ export type AfterClientBalanceRead = (platformUuid: string, client: ExchangeClie
 
 export function removePlatformBalance(platformUuid: string): void {
   delete balancesStore.balance_by_platform_uuid[platformUuid];
+  delete balancesStore.error_by_platform_uuid[platformUuid];
+}
+
+/** The failure of a balance read in the trader's language: the exchange's reason, or our server's. */
+function failureText(error: unknown): string {
+  if (error instanceof ExchangeError) return translateExchangeText(error.text) ?? error.text;
+  return translateError(error);
 }
 
 async function readBalance(
@@ -75,7 +91,9 @@ export async function loadPlatformBalance(
     else removePlatformBalance(platformUuid);
   } catch (error) {
     console.error(error);
+    if (getPinCode(platformUuid) !== pinCode) return;
     removePlatformBalance(platformUuid);
+    balancesStore.error_by_platform_uuid[platformUuid] = failureText(error);
   }
 }
 
@@ -95,4 +113,5 @@ export function totalMarginBalance(balances: Readonly<Record<string, AccountBala
 
 export function resetBalancesStore(): void {
   balancesStore.balance_by_platform_uuid = {};
+  balancesStore.error_by_platform_uuid = {};
 }

@@ -3,24 +3,32 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
-import { TradeTokenMessage } from '../../../../contracts';
+import { TradeTokenLevel, TradeTokenMessage } from '../../../../contracts';
 import { platforms } from '../../db/schema';
 import {
   BINANCE_DEMO_PLATFORM_UUID,
   BINANCE_PLATFORM_UUID,
   PAPER_PLATFORM_UUID,
 } from '../../services/platforms';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
+import {
+  createTestApp,
+  signUpAndLogIn,
+  storeTradeTokenUnchecked,
+  type TestApp,
+} from '../../../test/test-app';
 
 let exchange: PaperExchangeHandle;
 let t: TestApp;
+let userUuid: string;
 let headers: { authorization: string };
 const PIN = '24680';
 
 beforeAll(async () => {
   exchange = await startPaperExchange({ port: 0, seed: 11 });
   t = await createTestApp({ exchange });
-  headers = (await signUpAndLogIn(t.app)).headers;
+  const trader = await signUpAndLogIn(t.app);
+  headers = trader.headers;
+  userUuid = trader.user_uuid;
 });
 afterAll(async () => {
   await t?.close();
@@ -79,8 +87,14 @@ describe('account balance (server mode)', () => {
 
   it('answers 400 with the catalogued exchange error, named by operation, for a key the exchange refuses', async () => {
     const account = await post('/api/paper_exchange/create_account/', {});
-    // Well-formed (64 characters) but unknown to the exchange.
-    await storeToken(BINANCE_PLATFORM_UUID, { ...account.json().result, api_key: 'A'.repeat(64) });
+    // Well-formed (64 characters) but unknown to the exchange: a key taken when it was saved, revoked on the
+    // exchange since (create_trade_token itself refuses a key the exchange does not take, issue 36).
+    await storeTradeTokenUnchecked(t, userUuid, {
+      ...account.json().result,
+      api_key: 'A'.repeat(64),
+      platform_uuid: BINANCE_PLATFORM_UUID,
+      pin_code: PIN,
+    });
     // Point the Binance platform at the paper exchange: no internet is needed for the exchange's answer.
     await t.db
       .update(platforms)
@@ -92,6 +106,24 @@ describe('account balance (server mode)', () => {
       detail:
         'getAccount: Invalid API-key, IP, or Permissions. Check your exchange API key: Add IP to White List and Allow Futures',
     });
+  });
+
+  it('create_trade_token refuses a key the exchange refuses, with its reason, and saves nothing (issue 36)', async () => {
+    const account = (await post('/api/paper_exchange/create_account/', {})).json().result;
+    const refused = await post('/api/trade_token/create_trade_token/', {
+      ...account,
+      api_secret: 'f'.repeat(64),
+      platform_uuid: PAPER_PLATFORM_UUID,
+      pin_code: '97531',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toMatch(/^getAccount: .*Signature for this request is not valid/);
+    // The earlier token of the platform stays the one saved: the refused key replaced nothing.
+    const earlier = await post('/api/trade_token/get_trade_token/', {
+      platform_uuid: PAPER_PLATFORM_UUID,
+      pin_code: PIN,
+    });
+    expect(earlier.json().result.level).toBe(TradeTokenLevel.TRADE_AVAILABLE);
   });
 
   it('answers 502 when the exchange cannot be reached', async () => {

@@ -1,7 +1,6 @@
 // /api/trade_token/* (SPEC.md §4 server mode, §7): create, read with the PIN, revoke.
 // A wrong PIN is answered 200 with the record at level WRONG_PIN_CODE and SPEC.md §4's message, so the SPA
 // shows the same 'WRONG PIN CODE' state as in client mode (docs/server.md "Accounts and settings").
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   TradeTokenLevel,
@@ -15,10 +14,10 @@ import {
   tradeTokenAnswer,
 } from '../../../../contracts';
 import { bearerSecurity } from '../../services/access-token';
-import { HttpError } from '../../http-error';
+import { HttpError, exchangeHttpError } from '../../http-error';
+import { ExchangeError } from '../../../../shared-core/exchange-client';
 import { bindRelayKey, relayKeyDigest } from '../../services/exchange-relay';
 import { serverExchangeClient } from '../../services/exchange-transport';
-import type { PlatformRecord } from '../../services/platforms';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import {
   WrongPinError,
@@ -40,7 +39,14 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Seal and store exchange credentials under the PIN (replaces an earlier token)',
         security: bearerSecurity,
         body: createTradeTokenBody,
-        response: { 200: tradeTokenAnswer, 400: errorBody, 401: errorBody, 404: errorBody },
+        response: {
+          200: tradeTokenAnswer,
+          400: errorBody,
+          401: errorBody,
+          404: errorBody,
+          429: errorBody,
+          502: errorBody,
+        },
       },
     },
     async (request) => {
@@ -49,8 +55,24 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         user_uuid: request.userUuid,
         user_trade_token_key: await access.userKey(request.userUuid),
       };
+      // Only success is success (issue 36): one account read with the key, on the road server mode trades on,
+      // before anything is saved. A refusal is answered with the exchange's reason (400), an exchange that
+      // cannot be reached with 502; neither saves the key, so no refused key shows AVAILABLE.
+      try {
+        await serverExchangeClient(platform.base_url, request.body, request.userUuid, {
+          newKey: true,
+        }).getAccount();
+      } catch (error) {
+        if (error instanceof ExchangeError) throw exchangeHttpError(error);
+        throw error;
+      }
       const row = await createTradeToken(app.db, app.secretBox, owner, request.body, app.clock());
-      void bindWhenAccepted(app, request.userUuid, platform, request.body);
+      // The exchange took the key: the relay binds it to this trader (docs/relay.md).
+      await bindRelayKey(
+        app.db,
+        relayKeyDigest(app.secretBox, platform.platform_uuid, request.body.api_key),
+        request.userUuid,
+      );
       return { result: toRecord(row, TradeTokenLevel.TRADE_AVAILABLE) };
     },
   );
@@ -131,26 +153,3 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-/**
- * A saved server-mode key is bound to its trader for the relay (docs/relay.md) once the exchange accepts it: an
- * account read right after saving, in the background (the answer does not wait on the exchange), which binds
- * the key on a 2xx only. Anything else binds nobody, so a copied API key with a made-up secret squats nothing.
- */
-async function bindWhenAccepted(
-  app: FastifyInstance,
-  userUuid: string,
-  platform: PlatformRecord,
-  credentials: { api_key: string; api_secret: string },
-): Promise<void> {
-  try {
-    await serverExchangeClient(platform.base_url, credentials, userUuid, { newKey: true }).getAccount();
-    const digest = relayKeyDigest(app.secretBox, platform.platform_uuid, credentials.api_key);
-    await bindRelayKey(app.db, digest, userUuid);
-  } catch (error) {
-    app.log.info(
-      { platform_uuid: platform.platform_uuid, message: (error as Error).message },
-      'trade token: key not bound',
-    );
-  }
-}

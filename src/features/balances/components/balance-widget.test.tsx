@@ -72,4 +72,40 @@ describe('BalanceWidget', () => {
     expect(await screen.findAllByTestId('balance-item')).toHaveLength(2);
     expect(screen.getByTestId('balance-total')).toHaveTextContent('150.36 $');
   });
+
+  test('a balance that could not be read says why instead of 0.00 $ (issue 36)', async () => {
+    authStore.user = {
+      user_uuid: A,
+      user_email: 'a@b.c',
+      user_nickname: 'abcd',
+      user_trade_token_key: 'a'.repeat(64),
+    };
+    platformsStore.platform_dict = {
+      [A]: {
+        platform_uuid: A,
+        platform_name: 'Paper Futures',
+        platform_background: '#00f',
+        level: 3,
+        trade_leverage_max: 20,
+        platform_url: 'x',
+        platform_allows_browser: true,
+      },
+    };
+    platformsStore.is_loaded = true;
+    balancesStore.error_by_platform_uuid = { [A]: 'API-key format invalid.' };
+    render(<BalanceWidget />);
+    const widget = screen.getByTestId('balance-widget');
+    expect(widget).toHaveTextContent('— $');
+    expect(widget).not.toHaveTextContent('0.00');
+    expect(widget).toHaveAttribute(
+      'title',
+      expect.stringContaining('The balance could not be read: Paper Futures: API-key format invalid.'),
+    );
+    await act(async () => {
+      fireEvent.click(widget);
+    });
+    expect(await screen.findByTestId('balance-failure')).toHaveTextContent(
+      'The balance could not be read: API-key format invalid.',
+    );
+  });
 });

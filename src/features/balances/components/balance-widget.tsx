@@ -21,16 +21,27 @@ export function BalanceWidget() {
   const { t } = useTranslation();
   const { user } = useSnapshot(authStore);
   const { is_loaded } = useSnapshot(platformsStore);
-  const { balance_by_platform_uuid } = useSnapshot(balancesStore);
+  const { balance_by_platform_uuid, error_by_platform_uuid } = useSnapshot(balancesStore);
   const [isOpen, setIsOpen] = useState(false);
   if (!user || !is_loaded) return null;
-  const total = formatFixed(totalMarginBalance(balance_by_platform_uuid), BALANCE_DECIMALS);
+  // A read that failed says why (issue 36); with no balance read at all the sum is unknown, not 0.00.
+  const failures = Object.entries(error_by_platform_uuid).map(
+    ([uuid, text]) => `${platformsStore.platform_dict[uuid]?.platform_name ?? uuid}: ${text}`,
+  );
+  const known = Object.keys(balance_by_platform_uuid).length > 0;
+  const total =
+    failures.length > 0 && !known
+      ? '—'
+      : formatFixed(totalMarginBalance(balance_by_platform_uuid), BALANCE_DECIMALS);
   return (
     <>
       <button
         type="button"
-        className="header-chip balance-widget"
-        title={t('balance.title')}
+        className={
+          failures.length > 0 ? 'header-chip balance-widget is-failed' : 'header-chip balance-widget'
+        }
+        title={[t('balance.title'), ...failures.map((line) => t('balance.read_failed', { line }))].join('\n')}
+        data-failed={failures.length > 0 || undefined}
         onClick={() => setIsOpen(true)}
         data-testid="balance-widget"
       >

@@ -10,7 +10,7 @@ import { balancesStore, totalMarginBalance } from '../balances-store';
 export function BalancesModalContent() {
   const { t } = useTranslation();
   const { platform_dict } = useSnapshot(platformsStore);
-  const { balance_by_platform_uuid } = useSnapshot(balancesStore);
+  const { balance_by_platform_uuid, error_by_platform_uuid } = useSnapshot(balancesStore);
   const platforms = sortedPlatforms(platform_dict);
   const money = (value: number | string) => `${formatFixed(value, BALANCE_DECIMALS)} $`;
   return (
@@ -35,6 +35,10 @@ export function BalancesModalContent() {
                   <dt>{t('balance.total_unrealized_profit')}</dt>
                   <dd className="numeric">{money(balance.total_unrealized_profit)}</dd>
                 </dl>
+              ) : error_by_platform_uuid[platform.platform_uuid] ? (
+                <p className="balances-hint balances-failure" role="alert" data-testid="balance-failure">
+                  {t('balance.read_failed', { line: error_by_platform_uuid[platform.platform_uuid] })}
+                </p>
               ) : (
                 <p className="muted balances-hint">{t('balance.not_available')}</p>
               )}

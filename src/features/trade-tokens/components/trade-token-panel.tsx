@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import { TradeTokenMessage } from '../../../../contracts/trade-tokens';
 import type { Platform } from '../../../../contracts/platforms';
 import { PAPER_PLATFORM_NAME } from '../../../config/constants';
-import { formatDateTime, translateError } from '../../../lib/i18n';
+import { formatDateTime, translateError, translateExchangeText } from '../../../lib/i18n';
 import { addNotification, NotificationType } from '../../../stores/notifications-store';
 import { pinCodeStore } from '../../../stores/pin-code-store';
 import {
@@ -20,8 +20,12 @@ const MESSAGE_KEY: Readonly<Record<string, string>> = {
   [TradeTokenMessage.CREATED]: 'trade_token.message.created',
 };
 
-function errorText(error: unknown, t: (key: string) => string): string {
-  return error instanceof TradeTokenError ? t(error.key) : translateError(error);
+function errorText(error: unknown, t: (key: string, options?: Record<string, string>) => string): string {
+  if (!(error instanceof TradeTokenError)) return translateError(error);
+  const reason = error.exchangeText;
+  return reason === undefined
+    ? t(error.key)
+    : t(error.key, { reason: translateExchangeText(reason) ?? reason });
 }
 
 /**
