@@ -2,7 +2,7 @@
 // (GET /fapi/v1/userTrades) and the maintenance bracket of a position (GET /fapi/v1/leverageBracket), read
 // after the MARKET order, never before it. docs/decisions.md "The cockpit — fees and liquidation (issue 18)".
 import type { ExchangeClient, LeverageBracket, OrderFill, OrderResult } from './exchange-client';
-import { compareDecimals, notional, sumDecimals } from './trade-core';
+import { compareDecimals, divDecimals, mulDecimals, notional, roundDecimal, sumDecimals } from './trade-core';
 import { unlessExchangeError } from './trade-flow-common';
 
 /**
@@ -72,4 +72,33 @@ export function bracketOf(
         compareDecimals(positionNotional, bracket.notionalCap) < 0,
     ) ?? brackets[brackets.length - 1]
   );
+}
+
+/**
+ * The fee rate of a round trip's estimate (issue 36; also the what-if replay's): Binance USDⓈ-M futures' base
+ * taker rate, 0.05 % (VIP 0, no BNB discount), until the trader's own charged rate is known.
+ */
+export const DEFAULT_TAKER_RATE = '0.0005';
+
+/**
+ * The taker rate the exchange charged a trade's opening fill: its commission ÷ its notional (quantity × entry),
+ * 8 decimals; undefined when the commission is not known (paid in BNB, not read, a trade from before issue 18).
+ */
+export function chargedTakerRate(trade: {
+  trade_open_commission?: string | null;
+  trade_quantity: string;
+  trade_open_price: string;
+}): string | undefined {
+  const commission = trade.trade_open_commission;
+  const value = notional(trade.trade_quantity, trade.trade_open_price);
+  if (!commission || compareDecimals(value, '0') <= 0) return undefined;
+  return divDecimals(commission, value, 8);
+}
+
+/**
+ * What the round trip's fees (opening and closing at `rate`, both as takers) take of the margin at `leverage`,
+ * as a ROE in percent: 2 × rate × leverage × 100, 2 decimals. A take profit at or below it loses money.
+ */
+export function roundTripFeeRoe(rate: string, leverage: number): string {
+  return roundDecimal(mulDecimals(mulDecimals(rate, String(2 * leverage)), '100'), 2);
 }

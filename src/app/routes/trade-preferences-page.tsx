@@ -16,12 +16,29 @@ import { preferencesStore } from '../../stores/preferences-store';
 import { GlobalPreferencesPanel } from '../../features/preferences/components/global-preferences-panel';
 import { PlatformPreferencesPanel } from '../../features/preferences/components/platform-preferences-panel';
 import { addToken, forgetPinCode, revokeToken, savePinCode } from '../platform-keys';
+import { tradesStore } from '../../features/trades/trades-store';
+import { chargedTakerRate, DEFAULT_TAKER_RATE } from '../../../shared-core/trade-fees';
+import type { Trade } from '../../../contracts';
 import '../../features/preferences/components/preferences.css';
+
+/**
+ * The fee rate of the platform's estimates (issue 36): the taker rate the exchange charged the trader's newest
+ * open trade there, else Binance's base rate (shared-core/trade-fees.ts DEFAULT_TAKER_RATE).
+ */
+function feeRateOf(platformUuid: string, trades: Readonly<Record<string, Trade>>): string {
+  const newest = Object.values(trades)
+    .filter((trade) => trade.platform_uuid === platformUuid)
+    .sort((a, b) => b.trade_create_timestamp.localeCompare(a.trade_create_timestamp))
+    .map((trade) => chargedTakerRate(trade))
+    .find((rate) => rate !== undefined);
+  return newest ?? DEFAULT_TAKER_RATE;
+}
 
 function PlatformCard({ platform }: { platform: Platform }) {
   const { t } = useTranslation();
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
   const { trade_preferences } = useSnapshot(preferencesStore);
+  const { trade_by_uuid_dict } = useSnapshot(tradesStore);
   const level = token_by_platform_uuid[platform.platform_uuid]?.level ?? TradeTokenLevel.NO_TRADE_TOKEN;
   // Server mode, and client mode on an exchange that refuses browsers, reach the exchange from our server.
   const relayed =
@@ -33,7 +50,10 @@ function PlatformCard({ platform }: { platform: Platform }) {
         <TradeTokenStatusChip level={level} />
       </div>
       <div className="platform-card-body">
-        <PlatformPreferencesPanel platform={platform} />
+        <PlatformPreferencesPanel
+          platform={platform}
+          feeRate={feeRateOf(platform.platform_uuid, trade_by_uuid_dict)}
+        />
         <div className="platform-section">
           <h3 className="section-title">{t('pin.title')}</h3>
           <PinCodePanel platformUuid={platform.platform_uuid} onSave={savePinCode} onRemove={forgetPinCode} />

@@ -10,6 +10,9 @@ import {
   savePlatformPreferences,
 } from '../../../stores/preferences-store';
 import { SaveState } from './global-preferences-panel';
+import { formatFixed } from '../../../lib/format';
+import { compareDecimals, mulDecimals } from '../../../../shared-core/trade-core';
+import { roundTripFeeRoe } from '../../../../shared-core/trade-fees';
 import { useDebouncedSave } from './use-debounced-save';
 
 const FIELDS = [
@@ -20,8 +23,12 @@ const FIELDS = [
   'trade_treiling_stop_percent',
 ] as const;
 
-/** The five platform preferences with the SPEC.md §5 table; leverage goes up to the platform's maximum. */
-export function PlatformPreferencesPanel({ platform }: { platform: Platform }) {
+/**
+ * The five platform preferences with the SPEC.md §5 table; leverage goes up to the platform's maximum. A take
+ * profit at or below what the round trip's fees take at the chosen leverage (issue 36: 2 × `feeRate` × leverage,
+ * as ROE) is flagged beside it: such a "take profit" closes at a loss.
+ */
+export function PlatformPreferencesPanel({ platform, feeRate }: { platform: Platform; feeRate: string }) {
   const { t } = useTranslation();
   const uuid = platform.platform_uuid;
   const { platform_preferences_by_uuid, platform_preferences_loading } = useSnapshot(preferencesStore);
@@ -63,11 +70,42 @@ export function PlatformPreferencesPanel({ platform }: { platform: Platform }) {
                   decimals={bound.decimals}
                   onChange={(value) => edit(field, value)}
                 />
+                {field === 'trade_take_profit_percent' ? (
+                  <FeeFlag
+                    takeProfit={values.trade_take_profit_percent}
+                    leverage={values.trade_leverage}
+                    feeRate={feeRate}
+                  />
+                ) : null}
               </div>
             );
           })}
         </div>
       )}
     </div>
+  );
+}
+
+/** The flag of a take profit the round trip's fees eat (issue 36); nothing while it clears them. */
+function FeeFlag({
+  takeProfit,
+  leverage,
+  feeRate,
+}: {
+  takeProfit: number;
+  leverage: number;
+  feeRate: string;
+}) {
+  const { t } = useTranslation();
+  const fees = roundTripFeeRoe(feeRate, leverage);
+  if (compareDecimals(String(takeProfit), fees) > 0) return null;
+  return (
+    <span className="preference-flag" role="note" data-testid="fee-flag">
+      {t('preferences.fee_flag', {
+        fees: formatFixed(fees, 2),
+        leverage,
+        rate: formatFixed(mulDecimals(feeRate, '100'), 3),
+      })}
+    </span>
   );
 }

@@ -9,6 +9,7 @@ import { notificationsStore, resetNotificationsStore } from '../../../stores/not
 import { resetPreferencesStore } from '../../../stores/preferences-store';
 import { GlobalPreferencesPanel } from './global-preferences-panel';
 import { PlatformPreferencesPanel } from './platform-preferences-panel';
+import { DEFAULT_TAKER_RATE } from '../../../../shared-core/trade-fees';
 
 const api = vi.hoisted(() => ({
   getTradePreferences: vi.fn(),
@@ -145,7 +146,7 @@ describe('global preferences', () => {
 
 describe('platform preferences', () => {
   test('the SPEC table: decimals, and leverage capped by the platform maximum', async () => {
-    render(<PlatformPreferencesPanel platform={PLATFORM} />);
+    render(<PlatformPreferencesPanel platform={PLATFORM} feeRate={DEFAULT_TAKER_RATE} />);
     await screen.findByTestId('preference-trade_leverage');
     expect(within('preference-trade_margin')).toHaveTextContent('10.00');
     expect(within('preference-trade_stop_loss_percent')).toHaveTextContent('5.0');
@@ -155,8 +156,28 @@ describe('platform preferences', () => {
     expect(button('preference-trade_leverage', /Increase/)).toBeDisabled();
   });
 
+  test('a take profit the round-trip fees eat at the leverage is flagged beside it (issue 36)', async () => {
+    render(<PlatformPreferencesPanel platform={PLATFORM} feeRate={DEFAULT_TAKER_RATE} />);
+    await screen.findByTestId('preference-trade_leverage');
+    // 2 % at ×19: the fees take 2 × 0.05 % × 19 = 1.9 % ROE, the take profit clears them.
+    expect(screen.queryByTestId('fee-flag')).toBeNull();
+    fireEvent.click(button('preference-trade_leverage', /Increase/));
+    // At ×20 they take 2.00 %: the take profit no longer clears them.
+    expect(screen.getByTestId('fee-flag')).toHaveTextContent(
+      "At ×20 the round trip's fees (0.050 % a side) take 2.00 % ROE: this take profit would close at a loss",
+    );
+    fireEvent.click(button('preference-trade_take_profit_percent', /Increase/));
+    expect(screen.queryByTestId('fee-flag')).toBeNull();
+    cleanup();
+    // The trader's own charged rate (0.04 %) decides: 1.6 % at ×20.
+    render(<PlatformPreferencesPanel platform={PLATFORM} feeRate="0.0004" />);
+    await screen.findByTestId('preference-trade_leverage');
+    fireEvent.click(button('preference-trade_leverage', /Increase/));
+    expect(screen.queryByTestId('fee-flag')).toBeNull();
+  });
+
   test('a change is saved with the platform_uuid and a success notification', async () => {
-    render(<PlatformPreferencesPanel platform={PLATFORM} />);
+    render(<PlatformPreferencesPanel platform={PLATFORM} feeRate={DEFAULT_TAKER_RATE} />);
     await screen.findByTestId('preference-trade_margin');
     vi.useFakeTimers();
     api.setPlatformPreferences.mockResolvedValue(undefined);
