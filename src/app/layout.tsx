@@ -1,4 +1,5 @@
 import { useLayoutEffect } from 'react';
+import { PinRequestDialog } from './pin-request-dialog';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Loader } from '../components/ui';
@@ -64,6 +65,7 @@ export function Layout() {
       </div>
       <NotificationHistory />
       <NotificationList />
+      <PinRequestDialog />
       <LoginModal isOpen={auth_dialog === AuthDialog.LOGIN} onClose={closeAuthDialog} />
       <SignupModal isOpen={auth_dialog === AuthDialog.SIGNUP} onClose={closeAuthDialog} />
       {user ? <SignalTrendModal /> : null}

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -6,6 +7,7 @@ import { LanguageToggle } from '../features/theme/components/language-toggle';
 import { ThemeToggle } from '../features/theme/components/theme-toggle';
 import { AuthDialog, isOverlayViewport, layoutStore, openAuthDialog, setSidebarOpen } from './layout-store';
 import { logoutAndReset } from './logout';
+import { LogoutDialog, openClientTradeUuids } from './logout-dialog';
 import { NAV_ITEMS } from './nav-items';
 
 /**
@@ -18,8 +20,14 @@ export function Sidebar() {
   const { user, is_init } = useSnapshot(authStore);
   const { is_sidebar_open } = useSnapshot(layoutStore);
 
+  const [isLogoutAsked, setIsLogoutAsked] = useState(false);
+
   const closeOnOverlay = () => {
     if (isOverlayViewport()) setSidebarOpen(false);
+  };
+  const logout = () => {
+    closeOnOverlay();
+    void logoutAndReset().then(() => navigate('/'));
   };
 
   return (
@@ -110,8 +118,12 @@ export function Sidebar() {
               type="button"
               className="button is-ghost sidebar-logout"
               onClick={() => {
-                closeOnOverlay();
-                void logoutAndReset().then(() => navigate('/'));
+                // Open client-mode trades: say what logout does to them first (issue 36).
+                if (openClientTradeUuids().length > 0) {
+                  setIsLogoutAsked(true);
+                  return;
+                }
+                logout();
               }}
               data-testid="logout"
             >
@@ -130,6 +142,14 @@ export function Sidebar() {
           ) : null}
         </div>
       </aside>
+      <LogoutDialog
+        isOpen={isLogoutAsked}
+        onCancel={() => setIsLogoutAsked(false)}
+        onLogout={() => {
+          setIsLogoutAsked(false);
+          logout();
+        }}
+      />
     </>
   );
 }

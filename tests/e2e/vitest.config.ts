@@ -14,6 +14,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'tests/e2e/live-signals.test.ts': 75,
   'tests/e2e/trading-server.test.ts': 55,
   'tests/e2e/exits-on-exchange.test.ts': 36,
+  'tests/e2e/money-first.test.ts': 40,
   'tests/e2e/accounts-flows.test.ts': 17,
   'tests/e2e/many-trades.test.ts': 10,
   'tests/e2e/insights.test.ts': 7,

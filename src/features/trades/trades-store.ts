@@ -60,6 +60,16 @@ function initialState(): TradesState {
 export const tradesStore = proxy<TradesState>(initialState());
 
 /**
+ * A Close that needs the PIN first (issue 36): the trade whose Close was pressed while its platform's token is
+ * locked (no PIN after a reload, or a wrong one). The app asks for the PIN where the trader is and then closes.
+ */
+export const closeRequestStore = proxy<{ trade_uuid: string | null }>({ trade_uuid: null });
+
+export function requestPinToClose(tradeUuid: string): void {
+  closeRequestStore.trade_uuid = tradeUuid;
+}
+
+/**
  * A trade as setOpenTrades takes it: the wire Trade. Callers that only index and count (the page title's
  * tests) may pass just the index fields; the sums read missing money fields as 0.
  */
@@ -305,6 +315,7 @@ export async function loadTradeDetail(tradeUuid: string): Promise<void> {
 }
 
 export function resetTradesStore(): void {
+  closeRequestStore.trade_uuid = null;
   if (refetchTimer !== undefined) clearTimeout(refetchTimer);
   refetchTimer = undefined;
   readGeneration += 1;

@@ -56,12 +56,17 @@ export function TradeTokenPanel({ platform, onAdd, onRevoke }: TradeTokenPanelPr
   const [apiSecret, setApiSecret] = useState('');
   const [isBusy, setIsBusy] = useState(false);
   const [error, setError] = useState<string>();
+  /** A paper account's secret, shown once (issue 36): nothing can show it again, and a lost one loses its trades. */
+  const [revealedSecret, setRevealedSecret] = useState<string>();
+  const [isCopied, setIsCopied] = useState(false);
 
   const closeForm = () => {
     setIsAdding(false);
     setApiKey('');
     setApiSecret('');
     setError(undefined);
+    setRevealedSecret(undefined);
+    setIsCopied(false);
   };
 
   const run = async (action: () => Promise<void>) => {
@@ -81,6 +86,8 @@ export function TradeTokenPanel({ platform, onAdd, onRevoke }: TradeTokenPanelPr
       const credentials = await createPaperAccountCredentials();
       setApiKey(credentials.api_key);
       setApiSecret(credentials.api_secret);
+      setRevealedSecret(credentials.api_secret);
+      setIsCopied(false);
       setIsAdding(true);
       addNotification(NotificationType.SUCCESS, 'trade_token.paper_account_created');
     });
@@ -191,6 +198,29 @@ export function TradeTokenPanel({ platform, onAdd, onRevoke }: TradeTokenPanelPr
           data-testid="api-secret-input"
         />
       </div>
+      {revealedSecret ? (
+        <div className="secret-once" data-testid="secret-once">
+          <p className="secret-once-note">{t('trade_token.secret_once')}</p>
+          <div className="secret-once-row">
+            <code className="secret-once-value" data-testid="secret-once-value">
+              {revealedSecret}
+            </code>
+            <button
+              type="button"
+              className="button is-ghost"
+              onClick={() =>
+                void navigator.clipboard.writeText(revealedSecret).then(
+                  () => setIsCopied(true),
+                  () => setIsCopied(false),
+                )
+              }
+              data-testid="secret-once-copy"
+            >
+              {isCopied ? t('trade_token.copied') : t('trade_token.copy')}
+            </button>
+          </div>
+        </div>
+      ) : null}
       {error ? (
         <p className="form-error" role="alert">
           {error}

@@ -13,7 +13,13 @@ import { getOpenTrades } from '../api/get-open-trades';
 import { getTradeTrendByUuid } from '../api/get-trade-trend-by-uuid';
 import { makeCalculated, makeTrade } from '../../../testing/trade-fixtures';
 import { closeTrade, resetTradeStatus } from '../trades-actions';
-import { applyTradeCalculated, loadOpenTrades, resetTradesStore, setOpenTrades } from '../trades-store';
+import {
+  applyTradeCalculated,
+  closeRequestStore,
+  loadOpenTrades,
+  resetTradesStore,
+  setOpenTrades,
+} from '../trades-store';
 import { useTradeStatusTimers } from '../use-trade-status-timers';
 import { OpenTradesTable } from './open-trades-table';
 import { TradeTrendModal } from './trade-trend-modal';
@@ -213,14 +219,27 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     expect(badges[3]).toHaveClass('is-unprotected');
   });
 
-  test('the close button is enabled only at TRADE_AVAILABLE for the trade platform', async () => {
+  test('the close button closes at TRADE_AVAILABLE, asks for the PIN when the token is locked, and is off without a token', async () => {
     const trade = makeTrade();
     setOpenTrades([trade]);
     renderAt();
     fireEvent.click(screen.getByTestId('trade-close'));
     expect(closeTrade).toHaveBeenCalledWith(trade.trade_uuid);
+    // Issue 36: a locked token (no PIN after a reload, or a wrong one) asks for the PIN instead of a dead button.
+    for (const level of [TradeTokenLevel.WRONG_PIN_CODE, TradeTokenLevel.NO_PIN_CODE]) {
+      vi.mocked(closeTrade).mockClear();
+      closeRequestStore.trade_uuid = null;
+      await act(async () => {
+        tradeTokensStore.token_by_platform_uuid[PLATFORM_UUID] = { level };
+      });
+      expect(screen.getByTestId('trade-close')).toBeEnabled();
+      expect(screen.getByTestId('trade-close')).toHaveAttribute('title', expect.stringContaining('PIN Code'));
+      fireEvent.click(screen.getByTestId('trade-close'));
+      expect(closeRequestStore.trade_uuid).toBe(trade.trade_uuid);
+      expect(closeTrade).not.toHaveBeenCalled();
+    }
     await act(async () => {
-      tradeTokensStore.token_by_platform_uuid[PLATFORM_UUID] = { level: TradeTokenLevel.WRONG_PIN_CODE };
+      tradeTokensStore.token_by_platform_uuid[PLATFORM_UUID] = { level: TradeTokenLevel.NO_TRADE_TOKEN };
     });
     expect(screen.getByTestId('trade-close')).toBeDisabled();
   });

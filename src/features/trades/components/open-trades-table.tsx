@@ -10,7 +10,7 @@ import { formatFixed } from '../../../lib/format';
 import { TradeTokenLevel } from '../../../stores/token-level';
 import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { closeTrade } from '../trades-actions';
-import { tradesStore } from '../trades-store';
+import { requestPinToClose, tradesStore } from '../trades-store';
 import { TradeStatusButton } from './trade-status-button';
 import { FeeCell, LiquidationCell, NetPnlCell } from './trade-cost-cells';
 import { useDetailParam } from '../../../lib/use-detail-param';
@@ -127,7 +127,9 @@ const TradeRow = memo(function TradeRow({
   const isProcessing = useSnapshot(tradesStore.processing_by_uuid)[uuid] === true;
   const sinceMs = useSnapshot(tradesStore.ui_status_since_by_uuid)[uuid];
   const level = useSnapshot(tradeTokensStore).token_by_platform_uuid[trade.platform_uuid]?.level;
-  const canClose = level === TradeTokenLevel.TRADE_AVAILABLE && !isProcessing;
+  // Locked by a missing or wrong PIN (after a reload): Close asks for the PIN, then closes (issue 36).
+  const needsPin = level === TradeTokenLevel.NO_PIN_CODE || level === TradeTokenLevel.WRONG_PIN_CODE;
+  const canClose = (level === TradeTokenLevel.TRADE_AVAILABLE || needsPin) && !isProcessing;
   const precision = trade.symbol.symbol_price_precision;
   const pair = trade.symbol.symbol_pair;
   const rowRef = useRef<HTMLTableRowElement>(null);
@@ -198,16 +200,18 @@ const TradeRow = memo(function TradeRow({
           <button
             type="button"
             className="icon-button"
-            onClick={() => void closeTrade(uuid)}
+            onClick={() => (needsPin ? requestPinToClose(uuid) : void closeTrade(uuid))}
             disabled={!canClose}
             aria-busy={isProcessing}
             aria-label={isProcessing ? t('trades.closing', { pair }) : t('trades.close', { pair })}
             title={
               isProcessing
                 ? t('trades.closing', { pair })
-                : canClose
-                  ? t('trades.close', { pair })
-                  : t('trades.close_disabled')
+                : needsPin
+                  ? t('trades.close_needs_pin', { pair })
+                  : canClose
+                    ? t('trades.close', { pair })
+                    : t('trades.close_disabled')
             }
             data-testid="trade-close"
           >
