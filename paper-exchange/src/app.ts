@@ -21,6 +21,11 @@ export interface PaperExchangeOptions extends ExchangeOptions {
   logger?: boolean;
   /** Answer browser origins (CORS) on the Binance routes; Binance does not, so off by default. */
   cors?: boolean;
+  /**
+   * Serve user data on the old stream forms (/ws/<listenKey>, no `events=`), as Binance's demo and testnet
+   * hosts do; production delivers nothing there since 2026-04-23, so off by default (streams.ts).
+   */
+  legacyUserStreams?: boolean;
 }
 
 export interface PaperExchangeApp {
@@ -62,7 +67,7 @@ export async function buildPaperExchange(options: PaperExchangeOptions = {}): Pr
   installErrorHandlers(app);
   registerRoutes(app, exchange, [...marketRoutes, ...tradeRoutes, ...accountRoutes], held);
   registerAdmin(app, exchange);
-  const hub = new StreamHub(exchange);
+  const hub = new StreamHub(exchange, { legacyUserStreams: options.legacyUserStreams });
   hub.register(app);
 
   let clock: NodeJS.Timeout | undefined;

@@ -31,6 +31,8 @@ export interface StartOptions {
   logger?: boolean;
   /** Answer browser origins (CORS); Binance does not, so off by default (PaperExchangeOptions.cors). */
   cors?: boolean;
+  /** User data on the old stream forms, as demo/testnet serve it (PaperExchangeOptions.legacyUserStreams). */
+  legacyUserStreams?: boolean;
 }
 
 /** In-process administration, the same operations as the loopback /admin endpoints. */
@@ -67,6 +69,7 @@ export async function startPaperExchange(options: StartOptions = {}): Promise<Pa
     tickMs: options.tickMs,
     logger: options.logger,
     cors: options.cors,
+    legacyUserStreams: options.legacyUserStreams,
   };
   const built = await buildPaperExchange(appOptions);
   const host = options.host ?? '127.0.0.1';

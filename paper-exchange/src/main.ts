@@ -1,7 +1,8 @@
 // Process entry of the standalone paper exchange (`npm run paper-exchange`): PAPER_EXCHANGE_PORT (8081),
 // PAPER_EXCHANGE_HOST (127.0.0.1), PAPER_EXCHANGE_DATA_DIR (./data/paper-exchange), PAPER_EXCHANGE_SEED,
-// PAPER_EXCHANGE_TICK_MS, PAPER_EXCHANGE_LEGACY_CONDITIONAL_ORDERS=1 and PAPER_EXCHANGE_CORS=1 (answer
-// browser origins, which Binance does not).
+// PAPER_EXCHANGE_TICK_MS, PAPER_EXCHANGE_LEGACY_CONDITIONAL_ORDERS=1, PAPER_EXCHANGE_LEGACY_USER_STREAMS=1
+// (user data on the old stream forms, as demo/testnet serve it) and PAPER_EXCHANGE_CORS=1 (answer browser
+// origins, which Binance does not).
 import { startPaperExchange } from './index.js';
 
 function integer(name: string): number | undefined {
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     legacyConditionalOrders: process.env.PAPER_EXCHANGE_LEGACY_CONDITIONAL_ORDERS === '1',
     logger: process.env.PAPER_EXCHANGE_LOG === '1',
     cors: process.env.PAPER_EXCHANGE_CORS === '1',
+    legacyUserStreams: process.env.PAPER_EXCHANGE_LEGACY_USER_STREAMS === '1',
   });
   console.log(`paper exchange: ${handle.url} (websocket ${handle.wsUrl}), seed ${handle.seed}`);
   const shutdown = (signal: string) => {

@@ -2,6 +2,10 @@
 // {stream,data}), the same under /market, /public and /private; SUBSCRIBE, UNSUBSCRIBE, LIST_SUBSCRIPTIONS,
 // SET_PROPERTY/GET_PROPERTY combined; markPrice, aggTrade, kline and bookTicker streams; user data streams
 // by listen key with ORDER_TRADE_UPDATE, ACCOUNT_UPDATE, ALGO_UPDATE and listenKeyExpired.
+// User data as Binance's production serves it since 2026-04-23 (reference §9, issue 37): only on
+// /private/ws (or /private/stream) with the listen key as a query parameter, and only the events `events=` lists
+// (a slash-separated list); every other form accepts the connection and delivers nothing. `legacyUserStreams`
+// (off by default) serves the old forms with every event, as the demo and testnet hosts still do.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Exchange } from './exchange.js';
@@ -26,13 +30,28 @@ interface Connection {
   streams: Set<string>;
   /** Listen key → account id, for the user data streams of this connection. */
   listenKeys: Map<string, number>;
+  /** The user data events this connection receives (see the top of the file); 'all' with legacyUserStreams. */
+  userEvents: ReadonlySet<string> | 'all';
+}
+
+/** Parses `events=` (slash- or comma-separated event names) of a private stream. */
+function eventsOf(value: string): Set<string> {
+  return new Set(
+    value
+      .split(/[/,]/)
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
 }
 
 export class StreamHub {
   private readonly connections = new Set<Connection>();
   private readonly pinger: NodeJS.Timeout;
 
-  constructor(private readonly exchange: Exchange) {
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly options: { legacyUserStreams?: boolean } = {},
+  ) {
     exchange.tickListeners.add((ticks) => this.onTicks(ticks));
     exchange.core.userListeners.add((accountId, payload) => this.onUserEvent(accountId, payload));
     exchange.core.tradeListeners.add((trade) =>
@@ -71,8 +90,21 @@ export class StreamHub {
       socket.terminate();
       return;
     }
-    const connection: Connection = { socket, combined, streams: new Set(), listenKeys: new Map() };
     const pathPart = request.url.split('?')[0] ?? '';
+    const currentForm =
+      (pathPart === '/private/ws' || pathPart === '/private/stream') && text(query.listenKey) !== '';
+    const userEvents = this.options.legacyUserStreams
+      ? 'all'
+      : currentForm
+        ? eventsOf(text(query.events))
+        : new Set<string>();
+    const connection: Connection = {
+      socket,
+      combined,
+      streams: new Set(),
+      listenKeys: new Map(),
+      userEvents,
+    };
     const fromPath = pathPart.includes('/ws/') ? pathPart.slice(pathPart.indexOf('/ws/') + 4).split('/') : [];
     const fromQuery = combined ? text(query.streams).split('/') : [];
     const names = [...fromPath, ...fromQuery, text(query.listenKey)].filter(Boolean);
@@ -164,6 +196,13 @@ export class StreamHub {
     this.send(connection.socket, connection.combined ? { stream, data: payload } : payload);
   }
 
+  /** A user data event, to a connection that asked for it in the form production serves (see the top). */
+  private deliverUser(connection: Connection, key: string, payload: Record<string, unknown>): void {
+    const wanted = connection.userEvents;
+    if (wanted !== 'all' && !wanted.has(String(payload.e))) return;
+    this.deliver(connection, key, payload);
+  }
+
   /** Sends a market stream payload to its subscribers; the payload is built once and only if needed. */
   private publish(stream: string, build: () => unknown): void {
     let payload: unknown;
@@ -192,7 +231,7 @@ export class StreamHub {
     for (const { key } of this.exchange.accounts.expireListenKeys(now)) {
       for (const connection of this.connections) {
         if (!connection.listenKeys.delete(key)) continue;
-        this.deliver(connection, key, { e: 'listenKeyExpired', E: String(now), listenKey: key });
+        this.deliverUser(connection, key, { e: 'listenKeyExpired', E: String(now), listenKey: key });
       }
     }
   }
@@ -224,7 +263,7 @@ export class StreamHub {
   private onUserEvent(accountId: number, payload: Record<string, unknown>): void {
     for (const connection of this.connections) {
       for (const [key, owner] of connection.listenKeys) {
-        if (owner === accountId) this.deliver(connection, key, payload);
+        if (owner === accountId) this.deliverUser(connection, key, payload);
       }
     }
   }

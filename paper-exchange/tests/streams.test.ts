@@ -66,6 +66,9 @@ afterAll(async () => {
 });
 
 const data = (m: Message) => (m.data ?? m) as Message;
+/** The private stream as Binance's production serves it since 2026-04-23 (reference §9). */
+const CURRENT_FORM =
+  '/private/ws?listenKey=KEY&events=ORDER_TRADE_UPDATE/ACCOUNT_UPDATE/ALGO_UPDATE/listenKeyExpired';
 
 describe('market streams', () => {
   it.each(['', '/market', '/public'])('serves raw streams under "%s/ws/<stream>"', async (prefix) => {
@@ -152,68 +155,119 @@ describe('user data stream', () => {
     await setPrice(handle, 'BTCUSDT', '60000.0');
   });
 
-  it.each(['/ws/KEY', '/private/ws/KEY', '/private/ws?listenKey=KEY'])(
-    'pushes order, account and algo events on %s',
-    async (path) => {
-      const { listenKey } = (await client.keyed<{ listenKey: string }>('POST', '/fapi/v1/listenKey')).body;
-      const socket = new Socket(`${handle.wsUrl}${path.replace('KEY', listenKey)}`);
-      await socket.opened;
-      await client.signed('POST', '/fapi/v1/order', {
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        type: 'MARKET',
-        quantity: '0.002',
-      });
-      const filled = await socket.next(
-        (m) => m.e === 'ORDER_TRADE_UPDATE' && (m.o as Message).X === 'FILLED',
-      );
-      expect(filled.o).toMatchObject({
-        s: 'BTCUSDT',
-        S: 'BUY',
-        o: 'MARKET',
-        x: 'TRADE',
-        z: '0.002',
-        N: 'USDT',
-        ps: 'BOTH',
-        m: false,
-      });
-      const account = await socket.next((m) => m.e === 'ACCOUNT_UPDATE');
-      expect(account.a).toMatchObject({
-        m: 'ORDER',
-        B: [{ a: 'USDT', wb: expect.any(String) }],
-        P: [{ s: 'BTCUSDT', ps: 'BOTH' }],
-      });
-      const algo = await client.signed<Message>('POST', '/fapi/v1/algoOrder', {
-        algoType: 'CONDITIONAL',
-        symbol: 'BTCUSDT',
-        side: 'SELL',
-        type: 'STOP_MARKET',
-        triggerPrice: '50000.0',
-        quantity: '0.002',
-        reduceOnly: 'true',
-      });
-      expect(await socket.next((m) => m.e === 'ALGO_UPDATE' && (m.o as Message).X === 'NEW')).toMatchObject({
-        o: { aid: algo.body.algoId, at: 'CONDITIONAL', o: 'STOP_MARKET', tp: '50000.00' },
-      });
-      await client.signed('DELETE', '/fapi/v1/algoOrder', { algoId: String(algo.body.algoId) });
-      await socket.next((m) => m.e === 'ALGO_UPDATE' && (m.o as Message).X === 'CANCELED');
-      await client.signed('POST', '/fapi/v1/order', {
-        symbol: 'BTCUSDT',
-        side: 'SELL',
-        type: 'MARKET',
-        quantity: '0.002',
-        reduceOnly: 'true',
-      });
-      await socket.next(
-        (m) => m.e === 'ACCOUNT_UPDATE' && ((m.a as Message).P as Message[])[0]?.pa === '0.000',
-      );
-      socket.close();
-    },
-  );
+  it.each([CURRENT_FORM])('pushes order, account and algo events on %s', async (path) => {
+    const { listenKey } = (await client.keyed<{ listenKey: string }>('POST', '/fapi/v1/listenKey')).body;
+    const socket = new Socket(`${handle.wsUrl}${path.replace('KEY', listenKey)}`);
+    await socket.opened;
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.002',
+    });
+    const filled = await socket.next((m) => m.e === 'ORDER_TRADE_UPDATE' && (m.o as Message).X === 'FILLED');
+    expect(filled.o).toMatchObject({
+      s: 'BTCUSDT',
+      S: 'BUY',
+      o: 'MARKET',
+      x: 'TRADE',
+      z: '0.002',
+      N: 'USDT',
+      ps: 'BOTH',
+      m: false,
+    });
+    const account = await socket.next((m) => m.e === 'ACCOUNT_UPDATE');
+    expect(account.a).toMatchObject({
+      m: 'ORDER',
+      B: [{ a: 'USDT', wb: expect.any(String) }],
+      P: [{ s: 'BTCUSDT', ps: 'BOTH' }],
+    });
+    const algo = await client.signed<Message>('POST', '/fapi/v1/algoOrder', {
+      algoType: 'CONDITIONAL',
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'STOP_MARKET',
+      triggerPrice: '50000.0',
+      quantity: '0.002',
+      reduceOnly: 'true',
+    });
+    expect(await socket.next((m) => m.e === 'ALGO_UPDATE' && (m.o as Message).X === 'NEW')).toMatchObject({
+      o: { aid: algo.body.algoId, at: 'CONDITIONAL', o: 'STOP_MARKET', tp: '50000.00' },
+    });
+    await client.signed('DELETE', '/fapi/v1/algoOrder', { algoId: String(algo.body.algoId) });
+    await socket.next((m) => m.e === 'ALGO_UPDATE' && (m.o as Message).X === 'CANCELED');
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '0.002',
+      reduceOnly: 'true',
+    });
+    await socket.next(
+      (m) => m.e === 'ACCOUNT_UPDATE' && ((m.a as Message).P as Message[])[0]?.pa === '0.000',
+    );
+    socket.close();
+  });
+
+  it.each([
+    ['the legacy path', '/ws/KEY'],
+    ['the key in the path', '/private/ws/KEY'],
+    ['no events=', '/private/ws?listenKey=KEY'],
+    ['a market path', '/market/ws?listenKey=KEY&events=ORDER_TRADE_UPDATE'],
+  ])('accepts %s (%s) and delivers nothing, as production does since 2026-04-23', async (_name, path) => {
+    const { listenKey } = (await client.keyed<{ listenKey: string }>('POST', '/fapi/v1/listenKey')).body;
+    const silent = new Socket(`${handle.wsUrl}${path.replace('KEY', listenKey)}`);
+    const current = new Socket(`${handle.wsUrl}${CURRENT_FORM.replace('KEY', listenKey)}`);
+    await Promise.all([silent.opened, current.opened]);
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.002',
+    });
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '0.002',
+      reduceOnly: 'true',
+    });
+    // The current form got both fills (and so would the other, had it been served).
+    await current.next(
+      (m) => m.e === 'ACCOUNT_UPDATE' && ((m.a as Message).P as Message[])[0]?.pa === '0.000',
+    );
+    expect(silent.messages.filter((m) => typeof m.e === 'string')).toEqual([]);
+    silent.close();
+    current.close();
+  });
+
+  it('delivers only the events events= lists', async () => {
+    const { listenKey } = (await client.keyed<{ listenKey: string }>('POST', '/fapi/v1/listenKey')).body;
+    const socket = new Socket(`${handle.wsUrl}/private/ws?listenKey=${listenKey}&events=ACCOUNT_UPDATE`);
+    await socket.opened;
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.002',
+    });
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '0.002',
+      reduceOnly: 'true',
+    });
+    await socket.next(
+      (m) => m.e === 'ACCOUNT_UPDATE' && ((m.a as Message).P as Message[])[0]?.pa === '0.000',
+    );
+    expect(new Set(socket.messages.map((m) => m.e))).toEqual(new Set(['ACCOUNT_UPDATE']));
+    socket.close();
+  });
 
   it('reports a triggered stop as ALGO_UPDATE TRIGGERING, TRIGGERED, FINISHED around its fill', async () => {
     const { listenKey } = (await client.keyed<{ listenKey: string }>('POST', '/fapi/v1/listenKey')).body;
-    const socket = new Socket(`${handle.wsUrl}/private/ws/${listenKey}`);
+    const socket = new Socket(`${handle.wsUrl}${CURRENT_FORM.replace('KEY', listenKey)}`);
     await socket.opened;
     await setPrice(handle, 'LINKUSDT', '20.000');
     await client.signed('POST', '/fapi/v1/order', {
@@ -259,5 +313,29 @@ describe('user data stream', () => {
   it('closes a connection to an unknown listen key', async () => {
     const socket = new Socket(`${handle.wsUrl}/private/ws/${'x'.repeat(64)}`);
     expect(await socket.closed).toBe(1008);
+  });
+});
+
+describe('user data on the old forms, with legacyUserStreams (as demo and testnet serve it)', () => {
+  it('pushes every event on /ws/<listenKey>', async () => {
+    const legacy = await startTestExchange({ tickMs: 200, legacyUserStreams: true });
+    try {
+      const client = await newAccount(legacy);
+      await setPrice(legacy, 'BTCUSDT', '60000.0');
+      const { listenKey } = (await client.keyed<{ listenKey: string }>('POST', '/fapi/v1/listenKey')).body;
+      const socket = new Socket(`${legacy.wsUrl}/ws/${listenKey}`);
+      await socket.opened;
+      await client.signed('POST', '/fapi/v1/order', {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'MARKET',
+        quantity: '0.002',
+      });
+      await socket.next((m) => m.e === 'ORDER_TRADE_UPDATE' && (m.o as Message).X === 'FILLED');
+      await socket.next((m) => m.e === 'ACCOUNT_UPDATE');
+      socket.close();
+    } finally {
+      await legacy.close();
+    }
   });
 });
