@@ -4,7 +4,8 @@
 // logout with an open client-mode trade saying what follows and closing it first.
 import { expect, test } from 'vitest';
 import type { Signal } from '../../contracts';
-import { setupE2e } from './harness';
+import { screenshot, setupE2e } from './harness';
+import { setLook } from './walk-support';
 import {
   Decimal,
   addTradeToken,
@@ -110,6 +111,8 @@ test('a paper account’s secret is shown once; the fee flag; Close after a relo
   const once = card.getByTestId('secret-once');
   await once.waitFor({ timeout: 15_000 });
   expect(await once.innerText()).toContain('shown only now');
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'money-first-secret-once-en-dark');
   const secret = await card.getByTestId('secret-once-value').innerText();
   expect(secret).toBe(await card.getByTestId('api-secret-input').inputValue());
   await card.getByTestId('secret-once-copy').click();
@@ -134,6 +137,8 @@ test('a paper account’s secret is shown once; the fee flag; Close after a relo
   expect(await card.getByTestId('fee-flag').count()).toBe(0);
   await step('trade_leverage', 'Increase', 10)();
   const flag = card.getByTestId('fee-flag');
+  await flag.scrollIntoViewIfNeeded();
+  await screenshot(page, 'money-first-fee-flag-en-dark');
   expect(await flag.innerText()).toBe(
     "At ×20 the round trip's fees (0.050 % a side) take 2.00 % ROE: this take profit would close at a loss",
   );
@@ -161,6 +166,7 @@ test('a paper account’s secret is shown once; the fee flag; Close after a relo
   await dialog.getByTestId('pin-request-input').fill('11111');
   await dialog.getByRole('button', { name: 'Unlock and close' }).click();
   await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('WRONG PIN CODE');
+  await screenshot(page, 'money-first-pin-dialog-en-dark');
   await dialog.getByTestId('pin-request-input').fill(PIN);
   await dialog.getByRole('button', { name: 'Unlock and close' }).click();
   await row.waitFor({ state: 'detached', timeout: 20_000 });
@@ -172,8 +178,17 @@ test('a paper account’s secret is shown once; the fee flag; Close after a relo
   const second = s.signals[1]!;
   await holdPrice(second);
   const open = await openFromSignal(page, s.socket, second);
-  await page.getByTestId('logout').click();
   const warning = page.getByTestId('logout-dialog');
+  // In Ukrainian and light first (the look is set outside the dialog), then as the test goes on.
+  await setLook(page, 'ua', 'light');
+  await page.getByTestId('logout').click();
+  await warning.waitFor();
+  expect(await warning.innerText()).toContain('Відкриті угоди клієнтського режиму: 1');
+  await screenshot(page, 'money-first-logout-dialog-ua-light');
+  await page.keyboard.press('Escape');
+  await warning.waitFor({ state: 'detached' });
+  await setLook(page, 'en', 'dark');
+  await page.getByTestId('logout').click();
   await warning.waitFor();
   expect(await warning.innerText()).toContain('Open client-mode trades: 1');
   await warning.getByRole('button', { name: 'Cancel' }).click();
