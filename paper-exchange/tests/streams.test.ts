@@ -155,6 +155,25 @@ describe('user data stream', () => {
     await setPrice(handle, 'BTCUSDT', '60000.0');
   });
 
+  /** A BUY of 0.002 BTCUSDT closed again at once: fills, and account updates back to flat. */
+  const roundTrip = async () => {
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.002',
+    });
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '0.002',
+      reduceOnly: 'true',
+    });
+  };
+  const flatAgain = (m: Message) =>
+    m.e === 'ACCOUNT_UPDATE' && ((m.a as Message).P as Message[])[0]?.pa === '0.000';
+
   it.each([CURRENT_FORM])('pushes order, account and algo events on %s', async (path) => {
     const { listenKey } = (await client.keyed<{ listenKey: string }>('POST', '/fapi/v1/listenKey')).body;
     const socket = new Socket(`${handle.wsUrl}${path.replace('KEY', listenKey)}`);
@@ -219,23 +238,9 @@ describe('user data stream', () => {
     const silent = new Socket(`${handle.wsUrl}${path.replace('KEY', listenKey)}`);
     const current = new Socket(`${handle.wsUrl}${CURRENT_FORM.replace('KEY', listenKey)}`);
     await Promise.all([silent.opened, current.opened]);
-    await client.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.002',
-    });
-    await client.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: '0.002',
-      reduceOnly: 'true',
-    });
+    await roundTrip();
     // The current form got both fills (and so would the other, had it been served).
-    await current.next(
-      (m) => m.e === 'ACCOUNT_UPDATE' && ((m.a as Message).P as Message[])[0]?.pa === '0.000',
-    );
+    await current.next(flatAgain);
     expect(silent.messages.filter((m) => typeof m.e === 'string')).toEqual([]);
     silent.close();
     current.close();
@@ -245,22 +250,8 @@ describe('user data stream', () => {
     const { listenKey } = (await client.keyed<{ listenKey: string }>('POST', '/fapi/v1/listenKey')).body;
     const socket = new Socket(`${handle.wsUrl}/private/ws?listenKey=${listenKey}&events=ACCOUNT_UPDATE`);
     await socket.opened;
-    await client.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.002',
-    });
-    await client.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: '0.002',
-      reduceOnly: 'true',
-    });
-    await socket.next(
-      (m) => m.e === 'ACCOUNT_UPDATE' && ((m.a as Message).P as Message[])[0]?.pa === '0.000',
-    );
+    await roundTrip();
+    await socket.next(flatAgain);
     expect(new Set(socket.messages.map((m) => m.e))).toEqual(new Set(['ACCOUNT_UPDATE']));
     socket.close();
   });

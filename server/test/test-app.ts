@@ -16,7 +16,8 @@ import { insertSignal, type SignalRow, type SymbolRow } from '../src/engine/sign
 import { initTradeCore } from '../../shared-core/trade-core-node';
 import type { EgressIp } from '../src/services/egress-ip';
 import type { SecretBox } from '../src/services/secret-box';
-import { BINANCE_PLATFORM_UUID } from '../src/services/platforms';
+import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../src/services/platforms';
+import { ExchangeClient } from '../../shared-core/exchange-client';
 import { usePasswordCostForTests } from '../src/services/password';
 import { findUser, userTradeTokenKey } from '../src/services/users';
 import { createTradeToken } from '../src/services/trade-tokens';
@@ -300,4 +301,30 @@ export async function storeTradeTokenUnchecked(
   if (!user) throw new Error('unknown user');
   const owner = { user_uuid: userUuid, user_trade_token_key: userTradeTokenKey(t.app.secretBox, user) };
   return createTradeToken(t.db, t.app.secretBox, owner, body, Date.now());
+}
+
+/**
+ * A trader signed up in `t` with a funded paper account on the platform Paper Futures and a server-mode token
+ * of it under `pin` (the route checks the key on the exchange first): its login, a POST/GET with its headers,
+ * the account's credentials and an ExchangeClient of the account for the exchange's own view.
+ */
+export async function serverModeTrader(
+  t: TestApp,
+  exchangeUrl: string,
+  pin: string,
+  nickname = 'server-trader',
+) {
+  const login = await signUpAndLogIn(t.app, nickname);
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: login.headers, ...(payload ? { payload } : {}) });
+  const created = await call('POST', '/api/paper_exchange/create_account/', { balance: 10000 });
+  const credentials = created.json().result as { api_key: string; api_secret: string };
+  const stored = await call('POST', '/api/trade_token/create_trade_token/', {
+    ...credentials,
+    platform_uuid: PAPER_PLATFORM_UUID,
+    pin_code: pin,
+  });
+  if (stored.statusCode !== 200) throw new Error(`create_trade_token failed: ${stored.body}`);
+  const client = new ExchangeClient({ baseUrl: exchangeUrl, credentials });
+  return { login, call, credentials, client };
 }

@@ -8,7 +8,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
 import { tradeAnswer, type Trade } from '../../../../contracts';
-import { ExchangeClient } from '../../../../shared-core/exchange-client';
 import { clientOrderIds } from '../../../../shared-core/trade-flow';
 import {
   addDecimals,
@@ -25,7 +24,7 @@ import {
   TEST_TRADE_SETTINGS,
   createTestApp,
   insertTestSignal,
-  signUpAndLogIn,
+  serverModeTrader,
   type TestApp,
 } from '../../../test/test-app';
 
@@ -49,18 +48,7 @@ type Algo = { clientAlgoId: string; algoStatus?: string; orderType?: string };
 
 /** A trader with a funded paper account and a server-mode token under PIN. */
 async function newTrader() {
-  const login = await signUpAndLogIn(t.app, 'walkaway');
-  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: login.headers, ...(payload ? { payload } : {}) });
-  const credentials = (await call('POST', '/api/paper_exchange/create_account/', { balance: 10000 })).json()
-    .result as { api_key: string; api_secret: string };
-  const stored = await call('POST', '/api/trade_token/create_trade_token/', {
-    ...credentials,
-    platform_uuid: PAPER_PLATFORM_UUID,
-    pin_code: PIN,
-  });
-  expect(stored.statusCode, stored.body).toBe(200);
-  const client = new ExchangeClient({ baseUrl: exchange.url, credentials });
+  const { call, credentials, client } = await serverModeTrader(t, exchange.url, PIN, 'walkaway');
   /** A signed read of the exchange's own view, beside the client under test. */
   const signedGet = async <T>(path: string, params: Record<string, string>): Promise<T> => {
     const query = new URLSearchParams({ ...params, timestamp: String(Date.now()) });

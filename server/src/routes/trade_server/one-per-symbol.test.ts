@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
 import { tradeAnswer } from '../../../../contracts';
-import { ExchangeClient } from '../../../../shared-core/exchange-client';
 import { addDecimals } from '../../../../shared-core/trade-core-node';
 import { PAPER_PLATFORM_UUID } from '../../services/platforms';
 import { symbolHasTrade } from '../../services/trades';
@@ -14,7 +13,7 @@ import {
   createClientTrade,
   createTestApp,
   insertTestSignal,
-  signUpAndLogIn,
+  serverModeTrader,
   type TestApp,
 } from '../../../test/test-app';
 
@@ -33,18 +32,8 @@ afterAll(async () => {
 });
 
 async function newTrader() {
-  const login = await signUpAndLogIn(t.app, 'one-per-symbol');
-  const call = (url: string, payload: object) =>
-    t.app.inject({ method: 'POST', url, headers: login.headers, payload });
-  const credentials = (await call('/api/paper_exchange/create_account/', { balance: 10000 })).json()
-    .result as { api_key: string; api_secret: string };
-  const stored = await call('/api/trade_token/create_trade_token/', {
-    ...credentials,
-    platform_uuid: PAPER_PLATFORM_UUID,
-    pin_code: PIN,
-  });
-  expect(stored.statusCode, stored.body).toBe(200);
-  const client = new ExchangeClient({ baseUrl: exchange.url, credentials });
+  const { login, call: request, client } = await serverModeTrader(t, exchange.url, PIN, 'one-per-symbol');
+  const call = (url: string, payload: object) => request('POST', url, payload);
   const open = async (symbol_pair: string, direction: 'BUY' | 'SELL', pin_code = PIN) => {
     const signal = await insertTestSignal(t.db, {
       platform_uuid: PAPER_PLATFORM_UUID,

@@ -17,6 +17,22 @@ const balance = (total: number) => ({
   total_wallet_balance: total - 0.5,
 });
 
+const USER = {
+  user_uuid: A,
+  user_email: 'a@b.c',
+  user_nickname: 'abcd',
+  user_trade_token_key: 'a'.repeat(64),
+};
+const PAPER = {
+  platform_uuid: A,
+  platform_name: 'Paper Futures',
+  platform_background: '#00f',
+  level: 3 as const,
+  trade_leverage_max: 20,
+  platform_url: 'x',
+  platform_allows_browser: true,
+};
+
 beforeAll(async () => {
   await loadTradeCoreForTests();
   await initTestI18n();
@@ -35,22 +51,9 @@ describe('BalanceWidget', () => {
   });
 
   test('shows the summed total_margin_balance with 2 decimals and " $", and opens "Accounts Balance"', async () => {
-    authStore.user = {
-      user_uuid: A,
-      user_email: 'a@b.c',
-      user_nickname: 'abcd',
-      user_trade_token_key: 'a'.repeat(64),
-    };
+    authStore.user = USER;
     platformsStore.platform_dict = {
-      [A]: {
-        platform_uuid: A,
-        platform_name: 'Paper Futures',
-        platform_background: '#00f',
-        level: 3,
-        trade_leverage_max: 20,
-        platform_url: 'x',
-        platform_allows_browser: true,
-      },
+      [A]: PAPER,
       [B]: {
         platform_uuid: B,
         platform_name: 'Binance',
@@ -74,22 +77,9 @@ describe('BalanceWidget', () => {
   });
 
   test('a balance that could not be read says why instead of 0.00 $ (issue 36)', async () => {
-    authStore.user = {
-      user_uuid: A,
-      user_email: 'a@b.c',
-      user_nickname: 'abcd',
-      user_trade_token_key: 'a'.repeat(64),
-    };
+    authStore.user = USER;
     platformsStore.platform_dict = {
-      [A]: {
-        platform_uuid: A,
-        platform_name: 'Paper Futures',
-        platform_background: '#00f',
-        level: 3,
-        trade_leverage_max: 20,
-        platform_url: 'x',
-        platform_allows_browser: true,
-      },
+      [A]: PAPER,
     };
     platformsStore.is_loaded = true;
     balancesStore.error_by_platform_uuid = { [A]: 'API-key format invalid.' };
