@@ -100,6 +100,10 @@ export const tradeError = z.enum([
  * exchange could not hold it (a callback rate outside 0.1–10 %, a refusal). An exit held by Signaldesk closes
  * only while the page is open (client mode) or by the page's countdown (both modes).
  */
+/** Why the exchange closed a position outside Signaldesk (issue 37; Trade.trade_close_cause). */
+export const tradeCloseCause = z.enum(['by_hand', 'liquidation', 'adl']);
+export type TradeCloseCause = z.infer<typeof tradeCloseCause>;
+
 export const exitHold = z.discriminatedUnion('held_by', [
   z.object({ held_by: z.literal('exchange'), price: decimalString }),
   z.object({ held_by: z.literal('signaldesk'), reason: z.string().min(1).max(500) }),
@@ -202,6 +206,11 @@ export const trade = tradeCalculated
      * or fixture from before issue 35 stays valid; the server always sends it.
      */
     trade_exits: tradeExits.nullable().optional(),
+    /**
+     * Why a manual_close happened when the exchange closed the position outside Signaldesk, as its user data
+     * stream told (issue 37): by hand on the exchange, liquidation, or auto-deleveraging. Null otherwise.
+     */
+    trade_close_cause: tradeCloseCause.nullable().optional(),
     trade_create_timestamp: z.string(),
     trade_close_timestamp: z.string().nullable(),
   })

@@ -54,6 +54,16 @@ export const trades = pgTable(
      * the exchange or Signaldesk's monitor. Null: the monitor holds both (preference off, or an older trade).
      */
     trade_exits: jsonb('trade_exits').$type<TradeExits>(),
+    /**
+     * Orders of a closed trade still waiting on the exchange (issue 37): the user data stream recorded the close
+     * but cannot cancel (it holds no secret); the next call with the key cancels them (client order ids).
+     */
+    trade_exits_waiting: jsonb('trade_exits_waiting').$type<string[]>(),
+    /**
+     * Why a manual_close happened when the exchange closed the position outside Signaldesk (issue 37, the user
+     * data stream): contracts TradeCloseCause ('by_hand', 'liquidation', 'adl'); null otherwise.
+     */
+    trade_close_cause: text('trade_close_cause'),
     /** contracts TradeError, null when the trade is sound. */
     trade_error: text('trade_error'),
     trade_status: text('trade_status').notNull().default('open'),

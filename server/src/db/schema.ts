@@ -99,6 +99,12 @@ export const platforms = pgTable('platforms', {
    * Binance, whose signed endpoints refuse them: client mode goes through the relay (docs/relay.md).
    */
   allows_browser: boolean('allows_browser').notNull().default(false),
+  /**
+   * The user data stream's address (issue 37; binance-fapi.md §9), with `{listenKey}` and `{events}` where they
+   * go: Binance's production form `wss://fstream.binance.com/private/ws?listenKey={listenKey}&events={events}`,
+   * the legacy `…/ws/{listenKey}` on demo and testnet. Empty: the platform's accounts are not followed.
+   */
+  user_stream_url: text('user_stream_url').notNull().default(''),
   sort_order: integer('sort_order').notNull().default(0),
 });
 
@@ -184,6 +190,30 @@ export const relayApiKeys = pgTable('relay_api_keys', {
     .references(() => users.user_uuid, { onDelete: 'cascade' }),
   created_at: createdAt(),
 });
+
+/**
+ * Accounts the server follows while the trader is away (issue 37, services/followed-accounts.ts): the API key
+ * of a trader's token on a platform — never the secret — sealed under a key derived from the master key and
+ * bound to the user and platform, so any instance can hold the account's user data stream with no PIN. Stored
+ * only for a key bound to this trader in relay_api_keys (key_digest is that binding's digest). follow_when_away:
+ * the client-mode trader's "Follow my account while I'm away" (server mode follows always).
+ */
+export const followedAccounts = pgTable(
+  'followed_accounts',
+  {
+    user_uuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.user_uuid, { onDelete: 'cascade' }),
+    platform_uuid: uuid('platform_uuid')
+      .notNull()
+      .references(() => platforms.platform_uuid, { onDelete: 'cascade' }),
+    api_key_sealed: text('api_key_sealed').notNull(),
+    key_digest: text('key_digest').notNull(),
+    follow_when_away: integer('follow_when_away').notNull().default(1),
+    created_at: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.user_uuid, table.platform_uuid] })],
+);
 
 /**
  * The exchange budget's breaker (services/exchange-budget.ts), shared by the instances behind one egress address

@@ -1,11 +1,12 @@
 // The work that runs on one instance only (docs/server.md "Several instances"), started when this
 // instance becomes the leader (services/leadership.ts) and stopped when it steps down: the trade monitor's
-// UI statuses and price-field writes, and with the paper exchange the house account, the first start's
+// UI statuses and price-field writes, the followed accounts' user data streams, and with the paper exchange the house account, the first start's
 // backfill, the house follower and the statistics recorder; then the signal engine, whose new signals reach
 // the monitor, the house follower, this instance's sockets and, over the bus, the other instances' sockets.
 import type { Database } from '../db';
 import type { SocketHub } from '../services/socket-hub';
 import type { EventBus } from '../services/event-bus';
+import { AccountStreams } from '../services/account-streams';
 import { ensureHouseAccount } from '../services/house';
 import type { LeaderDuties } from '../services/leadership';
 import type { PaperExchangeLink } from '../services/paper-exchange-link';
@@ -51,6 +52,10 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idl
   const lead = async () => {
     await monitor.setLeading(true);
     stops.push(() => monitor.setLeading(false));
+    // The followed accounts' user data streams (issue 37): closes on the exchange recorded with no page open.
+    const streams = new AccountStreams({ db, box, desk: app.tradeDesk, log });
+    await streams.start();
+    stops.push(() => streams.close());
     let follower: HouseFollower | undefined;
     let recorder: StatisticsRecorder | undefined;
     if (paper) {

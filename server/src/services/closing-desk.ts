@@ -19,7 +19,17 @@ export interface ClosingDesk {
     status: ClosingTradeStatus,
     closePrice: string,
     closeCommission?: string,
+    extra?: CloseExtra,
   ): Promise<TradeRow | undefined>;
   notify(userUuid: string, tradeUuid: string, calculated: TradeCalculated): void;
   currentPriceOf(found: TradeWithSymbol): string;
+}
+
+/**
+ * What a close seen on the exchange's user data stream records beside it (issue 37): why a manual_close happened
+ * and the orders it left waiting on the exchange.
+ */
+export interface CloseExtra {
+  trade_close_cause?: string | null;
+  trade_exits_waiting?: string[] | null;
 }

@@ -18,6 +18,12 @@ export const DEFAULT_LEVERAGE_MAX = 50;
 
 type PlatformRow = typeof platforms.$inferInsert;
 
+/**
+ * The private user data stream as Binance's production serves it since 2026-04-23 (binance-fapi.md §9): the
+ * listen key as a query parameter and the events listed, else nothing is delivered.
+ */
+const PRIVATE_STREAM_PATH = '/private/ws?listenKey={listenKey}&events={events}';
+
 export interface SeedOptions {
   /** Base URL of the running embedded paper exchange; the paper platform is hidden without one. */
   paperExchangeUrl?: string;
@@ -34,6 +40,10 @@ function seedRows({ paperExchangeUrl, paperExchangeAllowsBrowsers }: SeedOptions
       platform_name: 'Paper Futures',
       platform_background: '#7e57c2',
       base_url: paperExchangeUrl ?? '',
+      // The paper exchange serves user data as Binance's production does (docs/paper-exchange.md).
+      user_stream_url: paperExchangeUrl
+        ? `${paperExchangeUrl.replace(/^http/, 'ws')}${PRIVATE_STREAM_PATH}`
+        : '',
       enabled: !!paperExchangeUrl,
       allows_browser: !!paperExchangeUrl && !!paperExchangeAllowsBrowsers,
       sort_order: 0,
@@ -44,6 +54,7 @@ function seedRows({ paperExchangeUrl, paperExchangeAllowsBrowsers }: SeedOptions
       platform_name: 'Binance USDⓈ-M',
       platform_background: '#f0b90b',
       base_url: 'https://fapi.binance.com',
+      user_stream_url: `wss://fstream.binance.com${PRIVATE_STREAM_PATH}`,
       sort_order: 1,
     },
     {
@@ -52,6 +63,8 @@ function seedRows({ paperExchangeUrl, paperExchangeAllowsBrowsers }: SeedOptions
       platform_name: 'Binance USDⓈ-M Demo',
       platform_background: '#c99400',
       base_url: 'https://demo-fapi.binance.com',
+      // Demo and testnet keep the legacy form (binance-fapi.md §9).
+      user_stream_url: 'wss://fstream.binancefuture.com/ws/{listenKey}',
       sort_order: 2,
     },
   ];

@@ -7,6 +7,7 @@ import type { Database } from '../db';
 import { trades, type TradeRow } from '../db/schema-trades';
 import { HttpError } from '../http-error';
 import type { LiveTrades } from './live-trades';
+import type { CloseExtra } from './closing-desk';
 import { OpenTradesView } from './open-trades-view';
 import type { SocketHub } from './socket-hub';
 import {
@@ -107,6 +108,7 @@ export class TradeDesk {
     status: ClosingTradeStatus,
     closePrice: string,
     closeCommission?: string,
+    extra: CloseExtra = {},
   ): Promise<TradeRow | undefined> {
     const row = found.trade;
     const live = this.monitor.calculated(row.trade_uuid);
@@ -140,6 +142,7 @@ export class TradeDesk {
         trade_error: null,
         trade_close_timestamp: now,
         trade_update_timestamp: now,
+        ...extra,
       })
       .where(and(eq(trades.trade_uuid, row.trade_uuid), eq(trades.trade_status, TradeStatus.OPEN)))
       .returning();

@@ -19,6 +19,7 @@ import type { Database } from '../db';
 import { symbols } from '../db/schema';
 import { trades, type TradeRow } from '../db/schema-trades';
 import { compareDecimals } from '../../../shared-core/trade-core-node';
+import { cancelExitQuietly, cancelQuietly } from '../../../shared-core/trade-flow-common';
 import { exchangeHttpError, HttpError } from '../http-error';
 import type { ClosingDesk } from './closing-desk';
 import type { TradeTokenAccess } from './trade-token-access';
@@ -64,6 +65,7 @@ export class TradeReconciler {
     const run = (async () => {
       const rows = await this.serverTrades(userUuid, platformUuid);
       if (rows.length > 0) await this.check(rows, client, { mode: 'reconcile' });
+      await this.cancelWaitingOrders(userUuid, platformUuid, client);
     })()
       .catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
@@ -170,6 +172,48 @@ export class TradeReconciler {
     const rows = await this.serverTrades(userUuid, platformUuid, symbolUuid);
     const held = rows.filter((found) => exitsHeldByExchange(found.trade.trade_exits));
     if (held.length > 0) await this.check(held, client, { mode: 'reconcile' });
+    await this.cancelWaitingOrders(userUuid, platformUuid, client, symbolUuid);
+  }
+
+  /**
+   * The orders that closed server-mode trades left waiting on the exchange (issue 37: the user data stream
+   * recorded the close and marked them, holding no secret to cancel them) are cancelled with the key now,
+   * before they can act on a later position of the symbol. No call when none is marked.
+   */
+  async cancelWaitingOrders(
+    userUuid: string,
+    platformUuid: string,
+    client: ExchangeClient,
+    symbolUuid?: string,
+  ): Promise<void> {
+    const marked = await this.options.db
+      .select({
+        trade_uuid: trades.trade_uuid,
+        waiting: trades.trade_exits_waiting,
+        pair: symbols.symbol_pair,
+      })
+      .from(trades)
+      .innerJoin(symbols, eq(symbols.symbol_uuid, trades.symbol_uuid))
+      .where(
+        and(
+          eq(trades.user_uuid, userUuid),
+          eq(trades.platform_uuid, platformUuid),
+          eq(trades.trade_in_server_side, 1),
+          symbolUuid === undefined ? undefined : eq(trades.symbol_uuid, symbolUuid),
+          isNotNull(trades.trade_exits_waiting),
+        ),
+      );
+    for (const { trade_uuid, waiting, pair } of marked) {
+      await Promise.all(
+        (waiting ?? []).map((id) =>
+          id.startsWith('sds') ? cancelQuietly(client, pair, id) : cancelExitQuietly(client, id),
+        ),
+      );
+      await this.options.db
+        .update(trades)
+        .set({ trade_exits_waiting: null })
+        .where(eq(trades.trade_uuid, trade_uuid));
+    }
   }
 
   /** Open trades with trade_error set, plus 'opening' rows older than STALE_OPENING_MS. */

@@ -7,6 +7,8 @@ import {
   TradeStatus,
   TradeTokenLevel,
   exitsHeldByExchange,
+  tradeCloseCause,
+  type TradeCloseCause,
   type Trade,
   type TradeCalculated,
   type TradeHistoryQuery,
@@ -103,6 +105,11 @@ export function calculatedOf(row: TradeRow): TradeCalculated {
   };
 }
 
+function tradeCloseCauseOf(cause: string | null): TradeCloseCause | null {
+  const parsed = tradeCloseCause.safeParse(cause);
+  return parsed.success ? parsed.data : null;
+}
+
 export function toWireTrade(row: TradeRow, symbol: SymbolRow, live?: TradeCalculated): Trade {
   const openPrice = row.trade_open_price!;
   const quantity = row.trade_quantity!;
@@ -146,6 +153,7 @@ export function toWireTrade(row: TradeRow, symbol: SymbolRow, live?: TradeCalcul
     trade_stop_order_id: row.trade_stop_order_id,
     trade_error: row.trade_error as TradeErrorType | null,
     trade_exits: row.trade_exits ?? null,
+    trade_close_cause: tradeCloseCauseOf(row.trade_close_cause),
     trade_create_timestamp: row.trade_create_timestamp.toISOString(),
     trade_close_timestamp: row.trade_close_timestamp?.toISOString() ?? null,
   };

@@ -3,6 +3,7 @@
 // Opening stores the trade first (phase 'opening'; one trade per signal and user), so a retried create can
 // never open a second position; what the exchange answered decides what is kept (docs/decisions.md "Trading").
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { findFollowedAccount, followAccount } from '../../services/followed-accounts';
 import {
   OpenFailureText,
   TradeError,
@@ -68,11 +69,34 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Each trader's limit check and new row, one open at a time (services/risk-limits.ts). */
   const opening = new KeyedQueue();
 
+  /**
+   * A token saved before issue 37 has no followed key yet: its first use with the PIN stores it (when the key is
+   * bound to the trader), in the background, so that the account is followed while the trader is away.
+   */
+  const followed = new Set<string>();
+  const followSavedKey = (userUuid: string, platformUuid: string, apiKey: string) => {
+    const key = `${userUuid}:${platformUuid}`;
+    if (followed.has(key)) return;
+    followed.add(key);
+    void (async () => {
+      if (await findFollowedAccount(app.db, userUuid, platformUuid)) return;
+      await followAccount(app.db, app.secretBox, {
+        user_uuid: userUuid,
+        platform_uuid: platformUuid,
+        api_key: apiKey,
+      });
+    })().catch((error: unknown) => {
+      followed.delete(key);
+      app.log.warn({ message: (error as Error).message }, 'trades: the followed key could not be stored');
+    });
+  };
+
   /** The exchange client of the user's server-mode token; a wrong PIN is 403 (as account_balance). */
   const clientFor = async (userUuid: string, platformUuid: string, pinCode: string) => {
     try {
       const opened = await access.open(userUuid, platformUuid, pinCode);
       const client = serverExchangeClient(opened.platform.base_url, opened.content, userUuid);
+      followSavedKey(userUuid, platformUuid, opened.content.api_key);
       return { client, tokenUuid: opened.row.trade_token_uuid };
     } catch (error) {
       if (error instanceof WrongPinError) throw new HttpError(403, TradeTokenMessage.WRONG_PIN_CODE);

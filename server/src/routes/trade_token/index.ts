@@ -17,6 +17,7 @@ import { bearerSecurity } from '../../services/access-token';
 import { HttpError, exchangeHttpError } from '../../http-error';
 import { ExchangeError } from '../../../../shared-core/exchange-client';
 import { bindRelayKey, relayKeyDigest } from '../../services/exchange-relay';
+import { followAccount, unfollowAccount } from '../../services/followed-accounts';
 import { serverExchangeClient } from '../../services/exchange-transport';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import {
@@ -67,12 +68,18 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         throw error;
       }
       const row = await createTradeToken(app.db, app.secretBox, owner, request.body, app.clock());
-      // The exchange took the key: the relay binds it to this trader (docs/relay.md).
+      // The exchange took the key: the relay binds it to this trader (docs/relay.md), and the server may
+      // follow the account with it while the trader is away (issue 37; the API key only, never the secret).
       await bindRelayKey(
         app.db,
         relayKeyDigest(app.secretBox, platform.platform_uuid, request.body.api_key),
         request.userUuid,
       );
+      await followAccount(app.db, app.secretBox, {
+        user_uuid: request.userUuid,
+        platform_uuid: platform.platform_uuid,
+        api_key: request.body.api_key,
+      });
       return { result: toRecord(row, TradeTokenLevel.TRADE_AVAILABLE) };
     },
   );
@@ -149,6 +156,8 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { platform_uuid } = request.body;
       const revoked = await revokeTradeToken(app.db, request.userUuid, platform_uuid);
+      // The key is forgotten: the account is no longer followed (issue 37).
+      await unfollowAccount(app.db, request.userUuid, platform_uuid);
       return { result: { platform_uuid, revoked } };
     },
   );

@@ -1,0 +1,301 @@
+// What the exchange's user data stream tells about a followed account (issue 37; binance-fapi.md §9), turned
+// into records (services/account-streams.ts holds the streams):
+// - an exit of a trade filled (ORDER_TRADE_UPDATE FILLED, or ALGO_UPDATE FINISHED with a fill, of the trade's
+//   `sds…` stop, `sdt…` take profit or `sdr…` trailing stop — trade-flow's clientOrderIds): the trade is recorded
+//   closed with that status, the fill's average price and the commission of its fills; the orders it left
+//   waiting on the exchange are marked (trade_exits_waiting) for the next call with the key to cancel;
+// - the position closed outside Signaldesk (ACCOUNT_UPDATE with the symbol's position at 0 after a fill of an
+//   order that is not ours): manual_close at that fill, with its cause — 'liquidation' (`autoclose-…`), 'adl'
+//   (`adl_autoclose`) or 'by_hand';
+// - an order reported done (cancelled, expired, filled, finished) is no longer waiting.
+// Each close is recorded once, whichever of the stream, the page, the close route or the reconciler sees it
+// first: recordClose changes a trade only while it is open.
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { TradeStatus, type ClosingTradeStatus } from '../../../contracts';
+import { addDecimals, compareDecimals } from '../../../shared-core/trade-core-node';
+import type { Database } from '../db';
+import { symbols } from '../db/schema';
+import { trades } from '../db/schema-trades';
+import type { ClosingDesk } from './closing-desk';
+import { READY_PHASE, type TradeWithSymbol } from './trades';
+
+/** The account an event belongs to. */
+export interface FollowedAccount {
+  user_uuid: string;
+  platform_uuid: string;
+}
+
+/** How long a position at 0 waits for the fill that explains it (the exchange sends the two in either order). */
+export const OUTSIDE_CLOSE_GRACE_MS = 1_000;
+
+/** The exits' letters in trade-flow's client order ids, with the status a fill of each records. */
+const EXIT_STATUS: Record<string, ClosingTradeStatus> = {
+  s: TradeStatus.STOP_LOSS,
+  t: TradeStatus.TAKE_PROFIT,
+  r: TradeStatus.TREILING_STOP,
+};
+const EXIT_ID = /^sd([str])([0-9a-f]{32})$/;
+/** Orders Signaldesk places itself: its opens and closes are recorded by the code that placed them. */
+const OWN_ORDER = /^sd[oc][0-9a-z]+$/;
+const DONE = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'EXPIRED_IN_MATCH', 'FINISHED', 'REJECTED']);
+
+type Raw = Record<string, unknown>;
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : value == null ? '' : String(value);
+
+/** A fill of an order that is not Signaldesk's, the latest per symbol: the cause of an outside close. */
+interface OutsideFill {
+  price: string;
+  commission: string;
+  cause: 'by_hand' | 'liquidation' | 'adl';
+}
+
+export interface AccountEventsOptions {
+  db: Database;
+  desk: ClosingDesk;
+  log: { warn(obj: object, msg: string): void };
+  /** A close was recorded from the stream (the bench and tests watch it). */
+  onClose?: (tradeUuid: string, status: ClosingTradeStatus) => void;
+}
+
+/** The events of one followed account, one after the other. */
+export class AccountEvents {
+  /** Commission and fills summed per order id while its TRADE events arrive. */
+  private readonly fills = new Map<string, { commission: string; seen: Set<string> }>();
+  /** Commission of orders already filled, by order id, for the ALGO_UPDATE that names its actual order. */
+  private readonly filledCommission = new Map<string, string>();
+  private readonly outside = new Map<string, OutsideFill>();
+  /** The last fill per symbol was Signaldesk's own open or close (its code records it). */
+  private readonly ownLast = new Map<string, boolean>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Signaldesk's exit orders the stream reported done (it may report one before the fill that closes the trade). */
+  private readonly done = new Set<string>();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly account: FollowedAccount,
+    private readonly options: AccountEventsOptions,
+  ) {}
+
+  /** Handles one event after the ones before it; failures are logged, never thrown. */
+  handle(event: Raw): Promise<void> {
+    this.chain = this.chain
+      .then(() => this.dispatch(event))
+      .catch((error: unknown) => {
+        this.options.log.warn(
+          { platform_uuid: this.account.platform_uuid, message: (error as Error).message },
+          'account stream: an event could not be recorded',
+        );
+      });
+    return this.chain;
+  }
+
+  /** Resolves when every event handed so far (and every grace wait) is done. */
+  async idle(): Promise<void> {
+    while (this.timers.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    await this.chain;
+  }
+
+  close(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private async dispatch(event: Raw): Promise<void> {
+    switch (event.e) {
+      case 'ORDER_TRADE_UPDATE':
+        return this.onOrder((event.o ?? {}) as Raw);
+      case 'ALGO_UPDATE':
+        return this.onAlgo((event.o ?? {}) as Raw);
+      case 'ACCOUNT_UPDATE':
+        return this.onAccount((event.a ?? {}) as Raw);
+      default:
+        return undefined;
+    }
+  }
+
+  private async onOrder(o: Raw): Promise<void> {
+    const orderId = text(o.i);
+    const clientId = text(o.c);
+    const symbol = text(o.s);
+    if (o.x === 'TRADE') {
+      const summed = this.fills.get(orderId) ?? { commission: '0', seen: new Set<string>() };
+      const tradeId = text(o.t);
+      // A stream renewed make-before-break may hand one fill twice.
+      if (!summed.seen.has(tradeId)) {
+        summed.seen.add(tradeId);
+        summed.commission = addDecimals(summed.commission, text(o.n) || '0');
+      }
+      this.fills.set(orderId, summed);
+    }
+    const status = text(o.X);
+    if (DONE.has(status)) await this.noLongerWaiting(clientId);
+    if (status !== 'FILLED') return;
+    const commission = this.fills.get(orderId)?.commission ?? (text(o.n) || '0');
+    this.fills.delete(orderId);
+    this.filledCommission.set(orderId, commission);
+    if (this.filledCommission.size > 1000) this.filledCommission.clear();
+    const exit = EXIT_ID.exec(clientId);
+    if (exit) {
+      this.ownLast.set(symbol, true);
+      await this.closeByExit(exit[2]!, EXIT_STATUS[exit[1]!]!, text(o.ap), commission);
+      return;
+    }
+    if (OWN_ORDER.test(clientId)) {
+      this.ownLast.set(symbol, true);
+      return;
+    }
+    this.ownLast.set(symbol, false);
+    this.outside.set(symbol, {
+      price: text(o.ap),
+      commission,
+      cause: clientId.startsWith('autoclose-')
+        ? 'liquidation'
+        : clientId.startsWith('adl_autoclose')
+          ? 'adl'
+          : 'by_hand',
+    });
+  }
+
+  private async onAlgo(o: Raw): Promise<void> {
+    const clientId = text(o.caid);
+    const status = text(o.X);
+    if (DONE.has(status)) await this.noLongerWaiting(clientId);
+    const exit = EXIT_ID.exec(clientId);
+    if (!exit || status !== 'FINISHED' || compareDecimals(text(o.aq) || '0', '0') <= 0) return;
+    await this.closeByExit(
+      exit[2]!,
+      EXIT_STATUS[exit[1]!]!,
+      text(o.ap),
+      this.filledCommission.get(text(o.ai)),
+    );
+  }
+
+  private onAccount(a: Raw): void {
+    const positions = Array.isArray(a.P) ? (a.P as Raw[]) : [];
+    for (const position of positions) {
+      if (compareDecimals(text(position.pa) || '0', '0') !== 0) continue;
+      const symbol = text(position.s);
+      // The fill that closed it may come just after; it decides then.
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.handleOutsideClose(symbol);
+      }, OUTSIDE_CLOSE_GRACE_MS);
+      this.timers.add(timer);
+    }
+  }
+
+  private handleOutsideClose(symbol: string): Promise<void> {
+    this.chain = this.chain
+      .then(() => this.closeOutside(symbol))
+      .catch((error: unknown) => {
+        this.options.log.warn(
+          { platform_uuid: this.account.platform_uuid, message: (error as Error).message },
+          'account stream: an outside close could not be recorded',
+        );
+      });
+    return this.chain;
+  }
+
+  /** The position is gone and the last fill on the symbol was not Signaldesk's: manual_close with its cause. */
+  private async closeOutside(symbol: string): Promise<void> {
+    const fill = this.outside.get(symbol);
+    if (!fill || this.ownLast.get(symbol) !== false) return;
+    this.outside.delete(symbol);
+    const open = await this.openTrades(eq(symbols.symbol_pair, symbol));
+    for (const found of open) {
+      await this.record(found, TradeStatus.MANUAL_CLOSE, fill.price, fill.commission, fill.cause);
+    }
+  }
+
+  /** The exit `letter`+`key` of a trade filled: the trade of that signal is recorded closed by it. */
+  private async closeByExit(
+    key: string,
+    status: ClosingTradeStatus,
+    price: string,
+    commission: string | undefined,
+  ): Promise<void> {
+    if (compareDecimals(price || '0', '0') <= 0) return;
+    const [found] = await this.openTrades(eq(trades.trade_order_id, `sdo${key}`));
+    if (found) await this.record(found, status, price, commission, null);
+  }
+
+  private async record(
+    found: TradeWithSymbol,
+    status: ClosingTradeStatus,
+    price: string,
+    commission: string | undefined,
+    cause: string | null,
+  ): Promise<void> {
+    const closed = await this.options.desk.recordClose(found, status, price, commission, {
+      trade_close_cause: cause,
+      trade_exits_waiting: leftOrders(found, status, this.done),
+    });
+    if (closed) this.options.onClose?.(closed.trade_uuid, status);
+  }
+
+  /** The account's open trades (ready) matching `where`. */
+  private async openTrades(where: ReturnType<typeof eq>): Promise<TradeWithSymbol[]> {
+    return this.options.db
+      .select({ trade: trades, symbol: symbols })
+      .from(trades)
+      .innerJoin(symbols, eq(symbols.symbol_uuid, trades.symbol_uuid))
+      .where(
+        and(
+          eq(trades.user_uuid, this.account.user_uuid),
+          eq(trades.platform_uuid, this.account.platform_uuid),
+          eq(trades.trade_status, TradeStatus.OPEN),
+          eq(trades.trade_phase, READY_PHASE),
+          where,
+        ),
+      );
+  }
+
+  /** An order reported done is taken off the closed trades that marked it waiting. */
+  private async noLongerWaiting(clientId: string): Promise<void> {
+    const exit = EXIT_ID.exec(clientId);
+    if (!exit) return;
+    if (this.done.size > 1000) this.done.clear();
+    this.done.add(clientId);
+    const rows = await this.options.db
+      .select({ trade_uuid: trades.trade_uuid, waiting: trades.trade_exits_waiting })
+      .from(trades)
+      .where(
+        and(
+          eq(trades.user_uuid, this.account.user_uuid),
+          eq(trades.trade_order_id, `sdo${exit[2]}`),
+          isNotNull(trades.trade_exits_waiting),
+        ),
+      );
+    for (const row of rows) {
+      const left = (row.waiting ?? []).filter((id) => id !== clientId);
+      await this.options.db
+        .update(trades)
+        .set({ trade_exits_waiting: left.length > 0 ? left : null })
+        .where(inArray(trades.trade_uuid, [row.trade_uuid]));
+    }
+  }
+}
+
+/**
+ * The orders a close by `status` leaves waiting on the exchange: the stop unless it fired, and the exits the
+ * exchange holds unless one of them fired. Null when none.
+ */
+export function leftOrders(
+  found: TradeWithSymbol,
+  status: ClosingTradeStatus,
+  done: ReadonlySet<string> = new Set(),
+): string[] | null {
+  const { trade } = found;
+  const key = trade.trade_order_id?.startsWith('sdo') ? trade.trade_order_id.slice(3) : undefined;
+  const left: string[] = [];
+  if (trade.trade_stop_order_id && status !== TradeStatus.STOP_LOSS) left.push(trade.trade_stop_order_id);
+  if (key && trade.trade_exits) {
+    if (trade.trade_exits.take_profit.held_by === 'exchange' && status !== TradeStatus.TAKE_PROFIT)
+      left.push(`sdt${key}`);
+    if (trade.trade_exits.trailing.held_by === 'exchange' && status !== TradeStatus.TREILING_STOP)
+      left.push(`sdr${key}`);
+  }
+  const waiting = left.filter((id) => !done.has(id));
+  return waiting.length > 0 ? waiting : null;
+}
