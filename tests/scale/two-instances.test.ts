@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ServerEvent, Signal } from '../../contracts';
+import type { ServerEvent, Signal, Trade } from '../../contracts';
 import { startPaperExchange, type PaperExchangeHandle } from '../../paper-exchange/src/index';
 import { openDatabase, type DatabaseHandle } from '../../server/src/db';
 import { platforms, symbols } from '../../server/src/db/schema';
@@ -22,11 +22,22 @@ import { SIGNALS_TOPIC, toWireSignal } from '../../server/src/engine/live-core';
 import { insertSignal } from '../../server/src/engine/signal-store';
 import { PgEventBus } from '../../server/src/services/event-bus';
 import { PAPER_PLATFORM_UUID } from '../../server/src/services/platforms';
+import { trades } from '../../server/src/db/schema-trades';
+import { TEST_TRADE_SETTINGS, insertTestSignal } from '../../server/test/test-app';
+import {
+  addDecimals,
+  compareDecimals,
+  initTradeCore,
+  mulDecimals,
+  roundDecimal,
+  stopPrice,
+} from '../../shared-core/trade-core-node';
 import { startApp, type RunningApp } from '../e2e/app-process';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const TITLE = 'two instances on one PostgreSQL (needs TEST_DATABASE_URL: run under scripts/with-postgres)';
 const PASSWORD = 'Secret#1a';
+const AWAY_PIN = '97531';
 /** A neuron of this test only: the engine never restores or judges its signals. */
 const TEST_NEURON_UUID = '7a3c5e0b-2d4f-4b6a-8c1e-9f0a1b2c3d4e';
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -144,6 +155,69 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     }
   }
 
+
+  /** A server-mode trader on B (which does not lead) with a funded paper account and a token under PIN. */
+  async function serverModeTraderOnB() {
+    const user_email = `away.${Date.now()}@example.com`;
+    const signup = await post(b, '/api/user/', {
+      user_email,
+      user_nickname: 'away',
+      user_password: PASSWORD,
+      user_password_repeat: PASSWORD,
+    });
+    expect(signup.status).toBe(201);
+    const login = await post(b, '/api/auth/login/', { user_email, user_password: PASSWORD });
+    const { access_token, token_type } = ((await login.json()) as { result: Record<string, string> }).result;
+    const auth = { authorization: `${token_type} ${access_token}` };
+    const account = await post(b, '/api/paper_exchange/create_account/', { balance: 10000 }, auth);
+    expect(account.status).toBe(200);
+    const credentials = ((await account.json()) as { result: { api_key: string; api_secret: string } })
+      .result;
+    const token = await post(
+      b,
+      '/api/trade_token/create_trade_token/',
+      { ...credentials, platform_uuid: PAPER_PLATFORM_UUID, pin_code: AWAY_PIN },
+      auth,
+    );
+    expect(token.status).toBe(200);
+    return {
+      auth,
+      async open(symbolPair: string, price: string): Promise<Trade> {
+        paper.admin.setPrice(symbolPair, price);
+        const signal = await insertTestSignal(inspect.db, {
+          platform_uuid: PAPER_PLATFORM_UUID,
+          symbol_pair: symbolPair,
+          price,
+        });
+        const created = await post(
+          b,
+          '/api/trade_server/create_trade/',
+          { signal_uuid: signal.signal_uuid, ...TEST_TRADE_SETTINGS, pin_code: AWAY_PIN },
+          auth,
+        );
+        expect(created.status, await created.clone().text()).toBe(201);
+        return ((await created.json()) as { result: Trade }).result;
+      },
+    };
+  }
+
+  /** The trade's row once it is no longer open: only the leader's stream can close it (no page, no PIN). */
+  async function closedRow(trade: Trade) {
+    return until(async () => {
+      const [row] = await inspect.db.select().from(trades).where(eq(trades.trade_uuid, trade.trade_uuid));
+      return row && row.trade_status !== 'open' ? row : undefined;
+    }, `the close of ${trade.trade_uuid}`);
+  }
+
+  /** Where the exchange holds a trade's exit (issue 35). */
+  const heldPrice = (trade: Trade, exit: 'take_profit' | 'trailing'): string => {
+    const hold = trade.trade_exits?.[exit];
+    if (hold?.held_by !== 'exchange') throw new Error(`${exit} is not held by the exchange`);
+    return hold.price;
+  };
+  let away: Awaited<ReturnType<typeof serverModeTraderOnB>>;
+  let stillOpen: Trade;
+
   beforeAll(async () => {
     // Two days of history keep the first start's backfill short.
     paper = await startPaperExchange({ port: 0, historyDays: 2 });
@@ -161,6 +235,7 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     a = await startApp(env);
     b = await startApp(env);
     inspect = await openDatabase({ databaseUrl: scratch.url });
+    await initTradeCore();
   }, 400_000);
 
   afterAll(async () => {
@@ -313,6 +388,19 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     expect(await duplicates()).toEqual([]);
   });
 
+  it('the leader follows a server-mode account: a take profit filled with no page and no PIN is recorded (issue 37)', async () => {
+    away = await serverModeTraderOnB();
+    const trade = await away.open('SOLUSDT', '150');
+    // The leader (A) holds the account's stream, though the trade was opened through B.
+    await until(() => a.output().includes('account stream: following the account'), 'the stream on A');
+    paper.admin.setPrice('SOLUSDT', addDecimals(heldPrice(trade, 'take_profit'), '0.5'));
+    const row = await closedRow(trade);
+    expect(row.trade_status).toBe('take_profit');
+    expect(compareDecimals(row.trade_close_price!, heldPrice(trade, 'take_profit'))).toBeGreaterThanOrEqual(0);
+    // A second trade stays open while the leader dies (another symbol: one open test signal per symbol).
+    stillOpen = await away.open('ETHUSDT', '3000');
+  });
+
   it('when the leader dies, the other instance takes over', async () => {
     const pidA = serverPid(a);
     const pidB = serverPid(b);
@@ -325,5 +413,21 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     // track record: its replay of the feed's window stores what A did not).
     await until(() => b.output().includes('house: paper account ready'), 'the house on B');
     expect(await duplicates()).toEqual([]);
+  });
+
+  it('the stream moves with the lead: a stop filled after the leader died is recorded by the new leader (issue 37)', async () => {
+    await until(() => b.output().includes('account stream: following the account'), 'the stream on B');
+    const stop = stopPrice({
+      direction: 'BUY',
+      entryPrice: stillOpen.trade_open_price,
+      stopLossPercent: 10,
+      leverage: 10,
+      pricePrecision: stillOpen.symbol.symbol_price_precision,
+    });
+    paper.admin.setPrice('ETHUSDT', roundDecimal(mulDecimals(stop, '0.998'), 2));
+    const row = await closedRow(stillOpen);
+    expect(row.trade_status).toBe('stop_loss');
+    expect(compareDecimals(row.trade_close_price!, stop)).toBeLessThanOrEqual(0);
+    expect(row.trade_exits_waiting?.length).toBe(2);
   });
 });

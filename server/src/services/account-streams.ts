@@ -244,6 +244,12 @@ class AccountStream {
       previous?.terminate();
       this.backoffMs = BACKOFF_MIN_MS;
       this.later(RENEW_MS, () => void this.connect());
+      if (!previous) {
+        this.options.log.info(
+          { platform_uuid: this.account.platform_uuid, user_uuid: this.account.user_uuid },
+          'account stream: following the account',
+        );
+      }
     });
     socket.on('message', (data) => {
       alive = true;
