@@ -155,7 +155,6 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     }
   }
 
-
   /** A server-mode trader on B (which does not lead) with a funded paper account and a token under PIN. */
   async function serverModeTraderOnB() {
     const user_email = `away.${Date.now()}@example.com`;
@@ -396,7 +395,9 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     paper.admin.setPrice('SOLUSDT', addDecimals(heldPrice(trade, 'take_profit'), '0.5'));
     const row = await closedRow(trade);
     expect(row.trade_status).toBe('take_profit');
-    expect(compareDecimals(row.trade_close_price!, heldPrice(trade, 'take_profit'))).toBeGreaterThanOrEqual(0);
+    expect(compareDecimals(row.trade_close_price!, heldPrice(trade, 'take_profit'))).toBeGreaterThanOrEqual(
+      0,
+    );
     // A second trade stays open while the leader dies (another symbol: one open test signal per symbol).
     stillOpen = await away.open('ETHUSDT', '3000');
   });
