@@ -37,6 +37,8 @@ export const TRADE_PREFERENCE_BOUNDS = {
   trade_daily_loss_limit: { min: 0, max: 5000, step: 5, decimals: 0 },
   /** Issue 35: 1 the exchange holds the take profit and the trailing stop, 0 Signaldesk's monitor does. */
   trade_exits_on_exchange: { min: 0, max: 1, step: 1, decimals: 0 },
+  /** Issue 37: 1 the server follows client-mode accounts while the trader is away, 0 it does not. */
+  trade_follow_when_away: { min: 0, max: 1, step: 1, decimals: 0 },
 } as const satisfies Record<string, PreferenceBound>;
 
 /** The global preferences that are risk limits (0 = OFF). */
@@ -107,6 +109,14 @@ export const tradePreferences = z
      * Signaldesk's monitor and the page's countdown (trade_auto_close_delay), as before.
      */
     trade_exits_on_exchange: z.union([z.literal(0), z.literal(1)]),
+    /**
+     * Issue 37, client mode: 1 (default) the server follows the account of each open trade on the exchange's user
+     * data stream while no page is open — with the API key only, it can read the account's events and never place
+     * an order — so a close by the exchange is recorded at once; 0 it does not, and such a close is recorded when
+     * the trader is back. Server mode is followed always. Optional on the wire for producers from before it; the
+     * server always sends it.
+     */
+    trade_follow_when_away: z.union([z.literal(0), z.literal(1)]).optional(),
   })
   .meta({ id: 'TradePreferences' });
 export type TradePreferences = z.infer<typeof tradePreferences>;
@@ -116,7 +126,12 @@ export type TradePreferences = z.infer<typeof tradePreferences>;
  * turns a limit or the exchange's exits off).
  */
 export const setTradePreferencesBody = tradePreferences
-  .partial({ trade_max_open_trades: true, trade_daily_loss_limit: true, trade_exits_on_exchange: true })
+  .partial({
+    trade_max_open_trades: true,
+    trade_daily_loss_limit: true,
+    trade_exits_on_exchange: true,
+    trade_follow_when_away: true,
+  })
   .meta({ id: 'SetTradePreferencesBody' });
 export type SetTradePreferencesBody = z.infer<typeof setTradePreferencesBody>;
 export const tradePreferencesAnswer = resultOf(tradePreferences);

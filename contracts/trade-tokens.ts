@@ -87,4 +87,16 @@ export type ChangeTradeTokenPinBody = z.infer<typeof changeTradeTokenPinBody>;
 
 export const tradeTokenAnswer = resultOf(tradeTokenRecord);
 /** revoked is false when the platform had no token (the call is idempotent). */
+/**
+ * POST /trade_token/follow_account/ (issue 37, not in SPEC.md §7): a client-mode page hands over the API key of
+ * its token — never the secret — so the server can follow the account on the exchange's user data stream while
+ * no page is open. Taken only for a key the exchange accepted from this trader through our relay (bound to
+ * them), and only while trade_follow_when_away is on.
+ */
+export const followAccountBody = z
+  .object({ platform_uuid: z.uuid(), api_key: credential })
+  .meta({ id: 'FollowAccountBody' });
+export type FollowAccountBody = z.infer<typeof followAccountBody>;
+export const followAccountAnswer = resultOf(z.object({ platform_uuid: z.uuid(), followed: z.literal(true) }));
+
 export const revokeTradeTokenAnswer = resultOf(z.object({ platform_uuid: z.uuid(), revoked: z.boolean() }));

@@ -387,3 +387,28 @@ export function parseOpenFailureText(text: string): { kind: OpenFailureKind; cau
   }
   return undefined;
 }
+
+/**
+ * Orders a closed client-mode trade left waiting on the exchange (issue 37): the server's user data stream
+ * recorded the close and cannot cancel them (it holds no secret); the page cancels them with the key and says
+ * so with POST /trade/clear_waiting_orders/. Client order ids (`sds…` the stop, `sdt…`/`sdr…` the exits).
+ */
+export const waitingOrders = z
+  .object({
+    trade_uuid: z.uuid(),
+    platform_uuid: z.uuid(),
+    symbol_pair: z.string(),
+    order_ids: z.array(z.string()),
+  })
+  .meta({ id: 'WaitingOrders' });
+export type WaitingOrders = z.infer<typeof waitingOrders>;
+/** GET /trade/get_waiting_orders/: the trader's closed client-mode trades with orders left waiting. */
+export const waitingOrdersAnswer = resultOf(z.object({ waiting: z.array(waitingOrders) }));
+/** POST /trade/clear_waiting_orders/: these orders are gone from the exchange (the page cancelled them). */
+export const clearWaitingOrdersBody = z
+  .object({ trade_uuid: z.uuid(), order_ids: z.array(z.string().max(64)).min(1).max(3) })
+  .meta({ id: 'ClearWaitingOrdersBody' });
+export type ClearWaitingOrdersBody = z.infer<typeof clearWaitingOrdersBody>;
+export const clearWaitingOrdersAnswer = resultOf(
+  z.object({ trade_uuid: z.uuid(), order_ids: z.array(z.string()) }),
+);

@@ -14,9 +14,11 @@ import {
   findOpenTradeUuidsBySymbol,
   loadOpenTrades,
   scheduleOpenTradesRefetch,
+  tradesStore,
   TradeUpdateResult,
 } from '../features/trades/trades-store';
 import { useTradeStatusTimers } from '../features/trades/use-trade-status-timers';
+import { noteClientClose } from '../features/trades/account-follow';
 import { loadBalance } from './platform-keys';
 import { createWsClient, WsStatus, type WsClient, type WsClientOptions } from '../lib/ws-client';
 
@@ -106,7 +108,13 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
     case 'trade_updated_response_from_core': {
       const { trade_uuid, trade_update_calculated } = event.message;
       recomputeInFlight.delete(trade_uuid);
-      if (trade_update_calculated.trade_status !== TradeStatus.OPEN) recomputeAskedAt.delete(trade_uuid);
+      if (trade_update_calculated.trade_status !== TradeStatus.OPEN) {
+        recomputeAskedAt.delete(trade_uuid);
+        // Closed by the server (issue 37: the exchange closed it while followed): its symbol may have orders
+        // left waiting, which the page cancels before its next open there.
+        const known = tradesStore.trade_by_uuid_dict[trade_uuid];
+        if (known) noteClientClose(known);
+      }
       const result = applyTradeCalculated(trade_uuid, trade_update_calculated);
       // An open trade this list does not know yet (opened in another tab or device): read the list again.
       if (result === TradeUpdateResult.UNKNOWN && trade_update_calculated.trade_status === TradeStatus.OPEN) {

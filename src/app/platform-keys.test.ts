@@ -149,11 +149,15 @@ describe('client mode', () => {
     expect(pinCodeStore.pin_code_by_platform_uuid[PLATFORM]).toBeUndefined();
   });
 
-  test('revoke removes the local item, the PIN, the token and the balance', async () => {
+  test('revoke removes the local item, the PIN, the token and the balance; the server forgets the followed key', async () => {
     await savePinCode(PLATFORM, '12345');
     await addToken(PLATFORM, 'k', 's');
     await vi.waitFor(() => expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toBeDefined());
+    // Not reached, the local token goes all the same.
+    api.revokeTradeToken.mockRejectedValueOnce(new Error('offline'));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     await revokeToken(PLATFORM);
+    expect(api.revokeTradeToken).toHaveBeenCalledWith({ platform_uuid: PLATFORM });
     expect(localStorage.getItem(PLATFORM)).toBeNull();
     expect(pinCodeStore.pin_code_by_platform_uuid[PLATFORM]).toBeUndefined();
     expect(getTradeTokenLevel(PLATFORM)).toBe(TradeTokenLevel.NO_TRADE_TOKEN);

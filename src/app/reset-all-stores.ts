@@ -17,6 +17,7 @@ import { resetThemeStore } from '../features/theme/theme-store';
 import { resetPinCodeStore } from '../stores/pin-code-store';
 import { resetTradeTokensStore } from '../stores/trade-tokens-store';
 import { resetTradeErrorNotices } from '../features/trades/trade-error-notices';
+import { resetAccountFollow } from '../features/trades/account-follow';
 import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
 import { resetSymbolHolds } from './signal-trading';
@@ -24,6 +25,7 @@ import { resetSymbolHolds } from './signal-trading';
 const STORE_RESETS: readonly (() => void)[] = [
   resetAnalysisStore,
   resetSymbolHolds,
+  resetAccountFollow,
   resetAuthStore,
   resetBalancesStore,
   resetBitcoinStore,

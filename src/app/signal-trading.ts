@@ -25,6 +25,7 @@ import {
 } from '../features/trades/client-open-journal';
 import { markTradeErrorAnnounced } from '../features/trades/trade-error-notices';
 import { clientTradesToCheck, reconcileClientTrades } from '../features/trades/trade-reconcile';
+import { cancelWaitingOrders, mayHaveWaitingOrders } from '../features/trades/account-follow';
 import {
   exchangeErrorLine,
   failureLine,
@@ -259,6 +260,12 @@ async function openInClientMode(signalUuid: string, preferences: PlatformPrefere
   const held = clientTradesToCheck(signal.platform_uuid).filter(
     (trade) => trade.symbol_pair === symbol.symbol_pair && trade.trade_exits_held,
   );
+  // Orders that closes the server recorded while the trader was away left on the exchange (issue 37) go first.
+  if (mayHaveWaitingOrders(signal.platform_uuid, symbol.symbol_pair)) {
+    await withPlatformExchange(signal.platform_uuid, (client) =>
+      cancelWaitingOrders(signal.platform_uuid, client, symbol.symbol_pair),
+    );
+  }
   if (held.length > 0) {
     await withPlatformExchange(signal.platform_uuid, (client) => reconcileClientTrades(client, held));
     if (findOpenTradeUuidsBySymbol(symbol.symbol_uuid).length > 0) {

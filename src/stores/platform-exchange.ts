@@ -58,6 +58,14 @@ export function unlockTradeToken(
   return content;
 }
 
+/**
+ * The API key of a platform's unlocked token (never the secret), for the server to follow the account while the
+ * trader is away (issue 37); undefined while the token is locked.
+ */
+export function unlockedApiKey(platformUuid: string): string | undefined {
+  return unlocked.get(platformUuid)?.api_key;
+}
+
 /** Drops a platform's signing key (its PIN or token went). */
 export function forgetExchangeKey(platformUuid: string): void {
   unlocked.get(platformUuid)?.signer.free();

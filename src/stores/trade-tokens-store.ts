@@ -199,6 +199,8 @@ export async function revokePlatformTradeToken(platformUuid: string): Promise<vo
     await revokeTradeToken({ platform_uuid: platformUuid });
   } else {
     removeTokenEnvelope(platformUuid);
+    // The server forgets the API key it followed the account with (issue 37); the local token goes either way.
+    await revokeTradeToken({ platform_uuid: platformUuid }).catch((error: unknown) => console.warn(error));
   }
   deletePinCode(platformUuid);
   forgetExchangeKey(platformUuid);

@@ -450,6 +450,7 @@ describe("B never reaches A's resources", () => {
       trade_max_open_trades: 0,
       trade_daily_loss_limit: 0,
       trade_exits_on_exchange: 1,
+      trade_follow_when_away: 1,
     });
   });
 

@@ -3,8 +3,9 @@
 // closes the trade (Exchange / Signaldesk); the take profit is closed by the exchange, not by the page's
 // countdown, and the page records it with the exchange's fill as soon as the monitor flags it; the preference
 // "Exits held by the exchange", switched off and on in Trade Preferences, decides the next open. With the page
-// away, the exchange alone closes at the take profit, the trailing stop and the stop; back with the PIN, the
-// page records each close with the exchange's fill and status.
+// away, the exchange alone closes at the take profit, the trailing stop and the stop, and the server, following
+// the account on its user data stream (issue 37), records each close with the exchange's fill and status; back
+// with the PIN, the page cancels the orders those closes left waiting.
 import { expect, test } from 'vitest';
 import type { Signal, Trade } from '../../contracts';
 import { screenshot, setupE2e } from './harness';
@@ -158,7 +159,7 @@ test('switched off, the next open leaves both exits to Signaldesk; switched on a
   await closeByHand(withExits);
 }, 120_000);
 
-test('with no page open the exchange closes at the take profit, the trailing stop and the stop; back with the PIN, the page records each', async () => {
+test('with no page open the exchange closes at the take profit, the trailing stop and the stop; the server, following the account, records each at once; back with the PIN, the page cancels what they left waiting', async () => {
   const { page } = s;
   const [tp, trailing, stop] = [s.signals[3]!, s.signals[4]!, s.signals[5]!];
   const trades = new Map<Signal, Trade>();
@@ -168,6 +169,16 @@ test('with no page open the exchange closes at the take profit, the trailing sto
   }
   const at = (signal: Signal, roe: number) =>
     priceAtRoe(trades.get(signal)!, roe, signal.symbol.symbol_price_precision);
+  // "Follow my account while I'm away" is on by default: the page handed over the API key (never the secret).
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  const follow = page.getByTestId('preference-trade_follow_when_away');
+  expect(await follow.innerText()).toContain('ON');
+  await screenshot(page, 'follow-when-away-en-dark');
+  await setLook(page, 'ua', 'light');
+  expect(await follow.innerText()).toContain('Стежити за моїм рахунком');
+  await screenshot(page, 'follow-when-away-ua-light');
+  await setLook(page, 'en', 'dark');
+  const authorization = await page.evaluate(() => localStorage.getItem('access_token') ?? '');
 
   // The trader walks away: no page runs, no key is at hand.
   await page.goto('about:blank');
@@ -180,24 +191,20 @@ test('with no page open the exchange closes at the take profit, the trailing sto
   await pin(trailing.symbol.symbol_pair, at(trailing, 0.5));
   // ROE −15 %: through the stop (−10 %), within its limit.
   await pin(stop.symbol.symbol_pair, at(stop, -(trades.get(stop)!.trade_stop_loss_percent + 5)));
-  for (const signal of [tp, trailing, stop]) {
-    await expect
-      .poll(async () => (await s.exchange.positionRisk(s.account, signal.symbol.symbol_pair)).positionAmt, {
-        timeout: 15_000,
-      })
-      .toMatch(/^-?0(\.0+)?$/);
-  }
-  // Back: the page reloads, the token is locked until the PIN. Nothing was recorded without a key: all three
-  // are still listed open.
-  await page.goto(e2e.app.baseUrl);
-  await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
-  const stillOpen = await openTrades(page);
-  for (const trade of trades.values()) {
-    expect(stillOpen.map((item) => item.trade_uuid)).toContain(trade.trade_uuid);
-  }
-  // The PIN: the balance read with it reconciles.
-  await page.getByRole('link', { name: 'Trade Preferences' }).click();
-  await enterPin(page, '24680');
+
+  // Recorded with no page open: the server's stream of the account saw each fill.
+  const history = async (): Promise<Trade[]> => {
+    const now = new Date();
+    const range = new URLSearchParams({
+      start_date: new Date(now.getTime() - 86_400_000).toISOString(),
+      end_date: new Date(now.getTime() + 86_400_000).toISOString(),
+    });
+    const answer = await fetch(`${e2e.app.baseUrl}/api/trade/get_trades_history/?${range.toString()}`, {
+      headers: { authorization },
+    });
+    expect(answer.status).toBe(200);
+    return ((await answer.json()) as { result: { trade_list: Trade[] } }).result.trade_list;
+  };
   const cases = [
     [tp, 'take_profit', 'takeProfit'],
     [trailing, 'treiling_stop', 'trailing'],
@@ -209,16 +216,25 @@ test('with no page open the exchange closes at the take profit, the trailing sto
     await expect
       .poll(
         async () => {
-          recorded = (await historyOfToday(page)).find((item) => item.trade_uuid === trade.trade_uuid);
+          recorded = (await history()).find((item) => item.trade_uuid === trade.trade_uuid);
           return recorded?.trade_status;
         },
-        { timeout: 45_000 },
+        { timeout: 20_000 },
       )
       .toBe(status);
     const fill = await closingFill(s.exchange, s.account, signal.symbol.symbol_pair, signal.signal_uuid, by);
     expect(new Decimal(recorded!.trade_close_price!).eq(fill.price), status).toBe(true);
     expect(new Decimal(recorded!.trade_pnl_current).eq(realizedPnl(trade, fill.price)), status).toBe(true);
-    // The exits the close left waiting are cancelled: nothing acts on a later position of the symbol.
-    await expectFlat(signal.symbol.symbol_pair);
   }
+  // What each close left on the exchange still waits there: only the key can cancel it.
+  expect(await waitingAlgos(tp.symbol.symbol_pair)).toHaveLength(2);
+
+  // Back: none of the three is listed open; the PIN's balance read cancels what they left waiting.
+  await page.goto(e2e.app.baseUrl);
+  await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
+  const stillOpen = (await openTrades(page)).map((item) => item.trade_uuid);
+  for (const trade of trades.values()) expect(stillOpen).not.toContain(trade.trade_uuid);
+  await page.getByRole('link', { name: 'Trade Preferences' }).click();
+  await enterPin(page, '24680');
+  for (const signal of [tp, trailing, stop]) await expectFlat(signal.symbol.symbol_pair);
 }, 150_000);

@@ -153,6 +153,11 @@ export const tradePreferences = pgTable('trade_preferences', {
   trade_daily_loss_limit: integer('trade_daily_loss_limit').notNull().default(0),
   /** Issue 35: 1 (default) the exchange holds each trade's take profit and trailing stop, 0 the monitor does. */
   trade_exits_on_exchange: integer('trade_exits_on_exchange').notNull().default(1),
+  /**
+   * Issue 37: 1 (default) the server follows the accounts of the trader's client-mode trades on the exchange's
+   * user data stream while no page is open (the API key only; it can place no order), 0 it does not.
+   */
+  trade_follow_when_away: integer('trade_follow_when_away').notNull().default(1),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -195,8 +200,8 @@ export const relayApiKeys = pgTable('relay_api_keys', {
  * Accounts the server follows while the trader is away (issue 37, services/followed-accounts.ts): the API key
  * of a trader's token on a platform — never the secret — sealed under a key derived from the master key and
  * bound to the user and platform, so any instance can hold the account's user data stream with no PIN. Stored
- * only for a key bound to this trader in relay_api_keys (key_digest is that binding's digest). follow_when_away:
- * the client-mode trader's "Follow my account while I'm away" (server mode follows always).
+ * only for a key bound to this trader in relay_api_keys (key_digest is that binding's digest). Client-mode
+ * trades are followed while the trader's trade_follow_when_away is on; server-mode ones always.
  */
 export const followedAccounts = pgTable(
   'followed_accounts',
@@ -209,7 +214,6 @@ export const followedAccounts = pgTable(
       .references(() => platforms.platform_uuid, { onDelete: 'cascade' }),
     api_key_sealed: text('api_key_sealed').notNull(),
     key_digest: text('key_digest').notNull(),
-    follow_when_away: integer('follow_when_away').notNull().default(1),
     created_at: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.user_uuid, table.platform_uuid] })],

@@ -1,6 +1,6 @@
 // The followed accounts' user data streams (issue 37; docs/server.md "The account followed"): one stream per
 // (platform, API key) with an open trade — every server-mode trade, and the client-mode ones whose trader lets
-// the server follow the account (followed_accounts.follow_when_away). The leader holds them all
+// the server follow the account (trade_preferences.trade_follow_when_away, on by default). The leader holds them all
 // (engine/leader-duties.ts): when it stops, the next leader opens them again from the database, with no PIN.
 // Per stream (binance-fapi.md §9): POST /fapi/v1/listenKey with the API key only (no signature), connect to the
 // platform's user_stream_url (production: /private/ws?listenKey=…&events=…), PUT the key every
@@ -11,7 +11,7 @@ import { and, eq, exists, ne, or, sql } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { TradeStatus } from '../../../contracts';
 import type { Database } from '../db';
-import { followedAccounts, platforms } from '../db/schema';
+import { followedAccounts, platforms, tradePreferences } from '../db/schema';
 import { trades } from '../db/schema-trades';
 import { AccountEvents, type AccountEventsOptions } from './account-events';
 import { budgetedFetch } from './exchange-transport';
@@ -126,6 +126,7 @@ export class AccountStreams {
       })
       .from(followedAccounts)
       .innerJoin(platforms, eq(platforms.platform_uuid, followedAccounts.platform_uuid))
+      .leftJoin(tradePreferences, eq(tradePreferences.user_uuid, followedAccounts.user_uuid))
       .where(
         and(
           eq(platforms.enabled, true),
@@ -139,7 +140,11 @@ export class AccountStreams {
                   eq(trades.user_uuid, followedAccounts.user_uuid),
                   eq(trades.platform_uuid, followedAccounts.platform_uuid),
                   eq(trades.trade_status, TradeStatus.OPEN),
-                  or(eq(trades.trade_in_server_side, 1), eq(followedAccounts.follow_when_away, 1)),
+                  // Client mode while the trader lets the server follow (the default, issue 37).
+                  or(
+                    eq(trades.trade_in_server_side, 1),
+                    sql`coalesce(${tradePreferences.trade_follow_when_away}, 1) = 1`,
+                  ),
                 ),
               ),
           ),

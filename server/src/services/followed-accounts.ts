@@ -8,9 +8,9 @@
 // Only a key bound to its trader is stored: bound in relay_api_keys on the exchange's 2xx to a request signed
 // with it (the relay, a server-mode token's check). A pasted copy of someone else's API key is bound to them or
 // to nobody, so it never opens their stream.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db';
-import { followedAccounts, relayApiKeys } from '../db/schema';
+import { followedAccounts, relayApiKeys, tradeTokens } from '../db/schema';
 import { relayKeyDigest } from './exchange-relay';
 import type { SecretBox } from './secret-box';
 
@@ -35,13 +35,12 @@ export type FollowResult = 'followed' | 'not_bound';
 
 /**
  * Stores (or replaces) the API key the server follows the trader's account on the platform with, when the key
- * is bound to this trader; 'not_bound' (nothing stored) otherwise. `followWhenAway` is the client-mode choice;
- * left out, an earlier choice stays (1 for a new row).
+ * is bound to this trader; 'not_bound' (nothing stored) otherwise.
  */
 export async function followAccount(
   db: Database,
   box: SecretBox,
-  input: { user_uuid: string; platform_uuid: string; api_key: string; follow_when_away?: boolean },
+  input: { user_uuid: string; platform_uuid: string; api_key: string },
 ): Promise<FollowResult> {
   const digest = relayKeyDigest(box, input.platform_uuid, input.api_key);
   const [binding] = await db
@@ -50,8 +49,6 @@ export async function followAccount(
     .where(eq(relayApiKeys.key_digest, digest));
   if (binding?.user_uuid !== input.user_uuid) return 'not_bound';
   const sealed = layerOf(box).seal(input.api_key, boundTo(input.user_uuid, input.platform_uuid));
-  const choice =
-    input.follow_when_away === undefined ? {} : { follow_when_away: input.follow_when_away ? 1 : 0 };
   await db
     .insert(followedAccounts)
     .values({
@@ -59,28 +56,12 @@ export async function followAccount(
       platform_uuid: input.platform_uuid,
       api_key_sealed: sealed,
       key_digest: digest,
-      ...choice,
     })
     .onConflictDoUpdate({
       target: [followedAccounts.user_uuid, followedAccounts.platform_uuid],
-      set: { api_key_sealed: sealed, key_digest: digest, ...choice },
+      set: { api_key_sealed: sealed, key_digest: digest },
     });
   return 'followed';
-}
-
-/** The trader's choice for a followed account (client mode); false when nothing is stored. */
-export async function setFollowWhenAway(
-  db: Database,
-  userUuid: string,
-  platformUuid: string,
-  follow: boolean,
-): Promise<boolean> {
-  const updated = await db
-    .update(followedAccounts)
-    .set({ follow_when_away: follow ? 1 : 0 })
-    .where(and(eq(followedAccounts.user_uuid, userUuid), eq(followedAccounts.platform_uuid, platformUuid)))
-    .returning({ user_uuid: followedAccounts.user_uuid });
-  return updated.length > 0;
 }
 
 export async function findFollowedAccount(
@@ -100,6 +81,26 @@ export async function unfollowAccount(db: Database, userUuid: string, platformUu
   await db
     .delete(followedAccounts)
     .where(and(eq(followedAccounts.user_uuid, userUuid), eq(followedAccounts.platform_uuid, platformUuid)));
+}
+
+/** The keys of the trader's accounts with no server-mode token (handed over by the page for client mode). */
+export async function forgetClientModeKeys(db: Database, userUuid: string): Promise<void> {
+  await db.delete(followedAccounts).where(
+    and(
+      eq(followedAccounts.user_uuid, userUuid),
+      notExists(
+        db
+          .select({ one: sql`1` })
+          .from(tradeTokens)
+          .where(
+            and(
+              eq(tradeTokens.user_uuid, followedAccounts.user_uuid),
+              eq(tradeTokens.platform_uuid, followedAccounts.platform_uuid),
+            ),
+          ),
+      ),
+    ),
+  );
 }
 
 /** The API key of a stored row; throws when the seal does not open (altered, moved to another row, other key). */

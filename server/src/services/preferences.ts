@@ -11,6 +11,7 @@ import {
 } from '../../../contracts';
 import type { Database } from '../db';
 import { platformPreferences, tradePreferences } from '../db/schema';
+import { forgetClientModeKeys } from './followed-accounts';
 
 export const DEFAULT_PLATFORM_PREFERENCES: PlatformPreferences = {
   trade_margin: 10,
@@ -28,6 +29,7 @@ export const DEFAULT_TRADE_PREFERENCES: TradePreferences = {
   trade_max_open_trades: 0,
   trade_daily_loss_limit: 0,
   trade_exits_on_exchange: 1,
+  trade_follow_when_away: 1,
 };
 
 /** Saved values, or the defaults with the leverage capped by the platform's maximum. */
@@ -97,6 +99,7 @@ export async function getTradePreferences(db: Database, userUuid: string): Promi
     trade_max_open_trades: row.trade_max_open_trades,
     trade_daily_loss_limit: row.trade_daily_loss_limit,
     trade_exits_on_exchange: row.trade_exits_on_exchange === 0 ? 0 : 1,
+    trade_follow_when_away: row.trade_follow_when_away === 0 ? 0 : 1,
   };
 }
 
@@ -113,10 +116,14 @@ export async function setTradePreferences(
     trade_max_open_trades: values.trade_max_open_trades ?? current.trade_max_open_trades,
     trade_daily_loss_limit: values.trade_daily_loss_limit ?? current.trade_daily_loss_limit,
     trade_exits_on_exchange: values.trade_exits_on_exchange ?? current.trade_exits_on_exchange,
+    trade_follow_when_away: values.trade_follow_when_away ?? current.trade_follow_when_away ?? 1,
   };
   await db
     .insert(tradePreferences)
     .values({ user_uuid: userUuid, ...stored })
     .onConflictDoUpdate({ target: tradePreferences.user_uuid, set: { ...stored, updated_at: sql`now()` } });
+  // Following switched off (issue 37): the API keys the pages handed over for client mode are forgotten; a
+  // server-mode token's stays (server mode is followed always).
+  if (stored.trade_follow_when_away === 0) await forgetClientModeKeys(db, userUuid);
   return stored;
 }

@@ -145,6 +145,12 @@ function HistoryRow({ trade }: { trade: Trade }) {
       </td>
       <td>
         <StatusBadge status={trade.trade_status} testId="history-status" />
+        {trade.trade_close_cause ? (
+          // Issue 37: why the exchange closed it outside Signaldesk (by hand, liquidation, ADL).
+          <span className="muted history-cause" data-testid="history-close-cause">
+            {t(`trade_close_cause.${trade.trade_close_cause}`)}
+          </span>
+        ) : null}
       </td>
     </tr>
   );

@@ -3,10 +3,12 @@
 // balance read (the app hands reconcilePlatformAfterBalance to it: app/platform-keys.ts) and before a repair,
 // the open client-mode trades of the platform are checked with shared-core/trade-flow.ts checkPositions and the
 // ones the exchange closed are reported to the server. The balance read also completes the client-mode opens a
-// closed page left unfinished (client-open-journal.ts).
+// closed page left unfinished (client-open-journal.ts), cancels the orders closes recorded by the server's user
+// data stream left waiting, and hands the API key over for that stream (account-follow.ts, issue 37).
 import { TradeSide, exitsHeldByExchange } from '../../../contracts';
 import type { ExchangeClient } from '../../../shared-core/exchange-client';
 import { checkPositions, type PositionCheckInput } from '../../../shared-core/trade-flow';
+import { cancelWaitingOrders, followAccountWhenAway } from './account-follow';
 import { closeClientTrade } from './api/close-client-trade';
 import { resumeClientOpens } from './client-open-journal';
 import { removeTrade, scheduleOpenTradesRefetch, tradesStore } from './trades-store';
@@ -80,6 +82,10 @@ export async function reconcilePlatformAfterBalance(
   try {
     await resumeClientOpens(platformUuid, client);
     await reconcileClientTrades(client, clientTradesToCheck(platformUuid));
+    // Issue 37: what closes the server recorded from the account's stream left waiting is cancelled, and the
+    // account is followed while the trader is away (the API key handed over once, when allowed).
+    await cancelWaitingOrders(platformUuid, client);
+    void followAccountWhenAway(platformUuid);
   } catch (error) {
     console.error(error);
   } finally {

@@ -30,6 +30,7 @@ import {
 } from '../../services/trades';
 import { historyExportRoutes } from './history-export';
 import { riskLimitRoutes } from './risk-limits';
+import { waitingOrderRoutes } from './waiting-orders';
 
 /** Minutes of price shown before a trade was opened ('Trade Trend Data'). */
 const LEAD_MINUTES = 30;
@@ -42,6 +43,7 @@ export const tradeRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (a
   // The cockpit's (issue 18): the risk-limit state and the history export, under /trade/ with this hook.
   await app.register(riskLimitRoutes);
   await app.register(historyExportRoutes);
+  await app.register(waitingOrderRoutes);
 
   app.post(
     '/update_trade_status/',

@@ -35,6 +35,7 @@ describe('trade preferences', () => {
       trade_max_open_trades: 0,
       trade_daily_loss_limit: 0,
       trade_exits_on_exchange: 1,
+      trade_follow_when_away: 1,
     };
     expect((await save(good)).json()).toEqual({ result: stored });
     expect((await read()).json()).toEqual({ result: stored });
@@ -43,13 +44,25 @@ describe('trade preferences', () => {
   it('saves the risk limits (issue 18), and a later save without them keeps them', async () => {
     const limits = { trade_max_open_trades: 3, trade_daily_loss_limit: 50 };
     expect((await save({ ...good, ...limits })).json()).toEqual({
-      result: { ...good, ...limits, trade_exits_on_exchange: 1 },
+      result: { ...good, ...limits, trade_exits_on_exchange: 1, trade_follow_when_away: 1 },
     });
     expect((await save({ ...good, minimal_accuracy: 80 })).json()).toEqual({
-      result: { ...good, minimal_accuracy: 80, ...limits, trade_exits_on_exchange: 1 },
+      result: {
+        ...good,
+        minimal_accuracy: 80,
+        ...limits,
+        trade_exits_on_exchange: 1,
+        trade_follow_when_away: 1,
+      },
     });
     expect((await read()).json()).toEqual({
-      result: { ...good, minimal_accuracy: 80, ...limits, trade_exits_on_exchange: 1 },
+      result: {
+        ...good,
+        minimal_accuracy: 80,
+        ...limits,
+        trade_exits_on_exchange: 1,
+        trade_follow_when_away: 1,
+      },
     });
   });
 
@@ -64,6 +77,16 @@ describe('trade preferences', () => {
     expect((await save({ ...good, trade_exits_on_exchange: 1 })).json().result.trade_exits_on_exchange).toBe(
       1,
     );
+  });
+
+  it('turns following the account while away off (issue 37), and a later save without the field keeps it off', async () => {
+    const off = await save({ ...good, trade_follow_when_away: 0 });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().result.trade_follow_when_away).toBe(0);
+    await save({ ...good, minimal_accuracy: 70 });
+    expect((await read()).json().result).toMatchObject({ minimal_accuracy: 70, trade_follow_when_away: 0 });
+    expect((await save({ ...good, trade_follow_when_away: 2 })).statusCode).toBe(400);
+    expect((await save({ ...good, trade_follow_when_away: 1 })).json().result.trade_follow_when_away).toBe(1);
   });
 
   it('accepts minimal_accuracy on its 0.1 step despite floating point noise', async () => {

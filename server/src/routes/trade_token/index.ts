@@ -8,6 +8,8 @@ import {
   changeTradeTokenPinBody,
   createTradeTokenBody,
   errorBody,
+  followAccountAnswer,
+  followAccountBody,
   getTradeTokenBody,
   revokeTradeTokenAnswer,
   revokeTradeTokenBody,
@@ -18,6 +20,7 @@ import { HttpError, exchangeHttpError } from '../../http-error';
 import { ExchangeError } from '../../../../shared-core/exchange-client';
 import { bindRelayKey, relayKeyDigest } from '../../services/exchange-relay';
 import { followAccount, unfollowAccount } from '../../services/followed-accounts';
+import { getTradePreferences } from '../../services/preferences';
 import { serverExchangeClient } from '../../services/exchange-transport';
 import { TradeTokenAccess } from '../../services/trade-token-access';
 import {
@@ -159,6 +162,48 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       // The key is forgotten: the account is no longer followed (issue 37).
       await unfollowAccount(app.db, request.userUuid, platform_uuid);
       return { result: { platform_uuid, revoked } };
+    },
+  );
+
+  app.post(
+    '/follow_account/',
+    {
+      schema: {
+        tags: ['trade_token'],
+        summary:
+          'Follow the client-mode account while the trader is away: the API key only, bound to the trader (issue 37)',
+        security: bearerSecurity,
+        body: followAccountBody,
+        response: {
+          200: followAccountAnswer,
+          400: errorBody,
+          401: errorBody,
+          404: errorBody,
+          409: errorBody,
+        },
+      },
+    },
+    async (request) => {
+      const { platform_uuid, api_key } = request.body;
+      await access.platformOr404(platform_uuid);
+      const preferences = await getTradePreferences(app.db, request.userUuid);
+      if (preferences.trade_follow_when_away === 0) {
+        throw new HttpError(409, "Following the account while you're away is off in Trade Preferences");
+      }
+      const answer = await followAccount(app.db, app.secretBox, {
+        user_uuid: request.userUuid,
+        platform_uuid,
+        api_key,
+      });
+      // Only a key the exchange accepted from this trader through our relay: a pasted copy of someone else's key
+      // is bound to them (or to nobody) and never opens their stream.
+      if (answer === 'not_bound') {
+        throw new HttpError(
+          409,
+          'The exchange has not accepted this API key from you through Signaldesk yet',
+        );
+      }
+      return { result: { platform_uuid, followed: true as const } };
     },
   );
 };

@@ -21,7 +21,12 @@ const FIELDS = [
   'trade_daily_loss_limit',
   // Issue 35: the exchange holds the take profit and the trailing stop (on by default).
   'trade_exits_on_exchange',
+  // Issue 37: the server follows client-mode accounts while the trader is away (on by default).
+  'trade_follow_when_away',
 ] as const;
+
+/** The value shown for an optional preference the server did not send. */
+const DEFAULT_WHEN_MISSING: Partial<Record<(typeof FIELDS)[number], number>> = { trade_follow_when_away: 1 };
 
 /** Global trade preferences (SPEC.md §2): delays show OFF at 0, trade_in_server_side shows Client or Server. */
 export function GlobalPreferencesPanel() {
@@ -50,6 +55,7 @@ export function GlobalPreferencesPanel() {
     trade_max_open_trades: { 0: t('preferences.off') },
     trade_daily_loss_limit: { 0: t('preferences.off') },
     trade_exits_on_exchange: { 0: t('preferences.off'), 1: t('preferences.on') },
+    trade_follow_when_away: { 0: t('preferences.off'), 1: t('preferences.on') },
   };
 
   return (
@@ -76,7 +82,8 @@ export function GlobalPreferencesPanel() {
                   <span className="preference-label">{t(`preferences.field.${field}`)}</span>
                   <Stepper
                     label={t(`preferences.field.${field}`)}
-                    value={values[field]}
+                    // A preference a server from before it does not send shows its default.
+                    value={values[field] ?? DEFAULT_WHEN_MISSING[field] ?? bound.min}
                     min={bound.min}
                     max={bound.max}
                     step={bound.step}
@@ -85,6 +92,11 @@ export function GlobalPreferencesPanel() {
                     onChange={(value) => edit(field, value as TradePreferences[typeof field])}
                   />
                   <span className="preference-hint">{t(`preferences.hint.${field}`)}</span>
+                  {field === 'trade_follow_when_away' && values.trade_follow_when_away === 0 && (
+                    <span className="preference-hint is-warning" data-testid="follow-off-note">
+                      {t('preferences.follow_off_note')}
+                    </span>
+                  )}
                 </div>
               );
             })}

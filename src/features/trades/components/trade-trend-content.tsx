@@ -68,7 +68,13 @@ export function TradeTrendContent({ tradeUuid }: { tradeUuid: string }) {
     [t('trades.detail.take_profit_price'), price(trend.trade_take_profit_price)],
     [t('trades.detail.treiling_stop_price'), price(trend.trade_treiling_stop_price)],
     [t('trades.detail.stop_price'), price(trade.trade_stop_price)],
-    [t('trades.detail.status'), <StatusBadge key="s" status={trade.trade_status} />],
+    [
+      t('trades.detail.status'),
+      <span key="s">
+        <StatusBadge status={trade.trade_status} />
+        {trade.trade_close_cause ? ` ${t(`trade_close_cause.${trade.trade_close_cause}`)}` : null}
+      </span>,
+    ],
   ];
   return (
     <div className="trade-trend" data-testid="trade-trend-content">
