@@ -19,7 +19,7 @@
 //   npx tsx bench/trading/walk-away.ts [rounds=12] [--mode client|server|both]
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
-import type { ServerEvent, Signal, Trade } from '../../contracts';
+import type { ServerEvent, Signal, Trade, WaitingOrders } from '../../contracts';
 import { ExchangeClient } from '../../shared-core/exchange-client';
 import {
   addDecimals,
@@ -29,6 +29,7 @@ import {
   stopPrice,
 } from '../../shared-core/trade-core-node';
 import { openPosition } from '../../shared-core/trade-flow';
+import { cancelExitQuietly, cancelQuietly } from '../../shared-core/trade-flow-common';
 import {
   api,
   loadAverage,
@@ -163,15 +164,16 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[]) {
     });
     return (await answer.json()) as T;
   };
-  const mark = async (symbol: string) =>
-    ((await (await fetch(`${server.paperUrl}/fapi/v1/premiumIndex?symbol=${symbol}`)).json()) as {
-      markPrice: string;
-    }).markPrice;
-
-  const symbolDict = await call<Record<string, { symbol_pair: string; symbol_quantity_precision: number }>>(
-    'GET',
-    'symbol/get_available_symbols_dict/',
-  );
+  /** The price the exchange fills at now (its admin market view, as the browser tests' holdPrice reads it). */
+  const mark = async (symbol: string) => {
+    const market = (await (await fetch(`${server.paperUrl}/admin/market`)).json()) as {
+      marks: Record<string, string>;
+    };
+    return market.marks[symbol]!;
+  };
+  const { symbol_dict: symbolDict } = await call<{
+    symbol_dict: Record<string, { symbol_pair: string; symbol_quantity_precision: number }>;
+  }>('GET', 'symbol/get_available_symbols_dict/');
   const quantityPrecision = (pair: string) =>
     Object.values(symbolDict).find((symbol) => symbol.symbol_pair === pair)!.symbol_quantity_precision;
   const latencies: number[] = [];
@@ -182,14 +184,17 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[]) {
     const exit: Exit = EXITS[round % EXITS.length]!;
     const entry = roundDecimal(await mark(symbol), signal.symbol.symbol_price_precision);
     await setPrice(symbol, entry);
+    const opened = Date.now();
     const trade = await open(mode, call, client, signal, quantityPrecision);
     if (round === 0) await new Promise((resolve) => setTimeout(resolve, 3000)); // the stream's first connect
     const precision = signal.symbol.symbol_price_precision;
     const buy = trade.trade_direction === 'BUY';
     const step = (price: string, fraction: string) =>
       roundDecimal(mulDecimals(price, buy ? fraction : addDecimals('2', `-${fraction}`)), precision);
-    const tp = trade.trade_exits?.take_profit.held_by === 'exchange' ? trade.trade_exits.take_profit.price : '';
-    const activation = trade.trade_exits?.trailing.held_by === 'exchange' ? trade.trade_exits.trailing.price : '';
+    const tp =
+      trade.trade_exits?.take_profit.held_by === 'exchange' ? trade.trade_exits.take_profit.price : '';
+    const activation =
+      trade.trade_exits?.trailing.held_by === 'exchange' ? trade.trade_exits.trailing.price : '';
     if (exit === 'take_profit') await setPrice(symbol, step(tp, '1.001'));
     else if (exit === 'treiling_stop') {
       const best = step(activation, '1.0005');
@@ -211,11 +216,20 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[]) {
       () => socket.closes.get(trade.trade_uuid) ?? (undefined as never),
       MISS_AFTER_MS,
     ).catch(() => undefined);
-    const fills = await signed<{ price: string; time: number; id: number }[]>('/fapi/v1/userTrades', { symbol });
+    const fills = await signed<{ price: string; time: number; id: number }[]>('/fapi/v1/userTrades', {
+      symbol,
+    });
     const fill = fills.sort((a, b) => a.id - b.id).at(-1)!;
     await setPrice(symbol, null);
     if (!arrived || arrived.status !== exit || arrived.price === null) {
-      missed.push(`${symbol} ${exit}: ${arrived ? `${arrived.status} at ${arrived.price}` : 'not recorded'}`);
+      const risk = await signed<{ positionAmt: string }[]>('/fapi/v2/positionRisk', { symbol });
+      const closedByExchange = fill.time >= opened && Number(risk[0]?.positionAmt ?? '0') === 0;
+      missed.push(
+        `${symbol} ${exit}: ${arrived ? `${arrived.status} at ${arrived.price}` : 'not recorded'}` +
+          (closedByExchange
+            ? ' (the exchange closed it)'
+            : ` (still open on the exchange: ${risk[0]?.positionAmt})`),
+      );
       continue;
     }
     latencies.push(arrived.at - fill.time);
@@ -232,10 +246,25 @@ async function open(
   quantityPrecision: (pair: string) => number,
 ): Promise<Trade> {
   if (mode === 'server') {
+    // The server cancels what earlier closes left waiting on the symbol itself (settleExitsBeforeOpen).
     return call<Trade>('POST', 'trade_server/create_trade/', {
       signal_uuid: signal.signal_uuid,
       ...SETTINGS,
       pin_code: PIN,
+    });
+  }
+  // As the page does before an open on a symbol (src/features/trades/account-follow.ts): the orders earlier
+  // closes recorded by the server left waiting there are cancelled first, else they act on the new position.
+  const { waiting } = await call<{ waiting: WaitingOrders[] }>('GET', 'trade/get_waiting_orders/');
+  for (const item of waiting.filter((entry) => entry.symbol_pair === signal.symbol.symbol_pair)) {
+    await Promise.all(
+      item.order_ids.map((id) =>
+        id.startsWith('sds') ? cancelQuietly(client, item.symbol_pair, id) : cancelExitQuietly(client, id),
+      ),
+    );
+    await call('POST', 'trade/clear_waiting_orders/', {
+      trade_uuid: item.trade_uuid,
+      order_ids: item.order_ids,
     });
   }
   const opened = await openPosition(client, {

@@ -25,6 +25,9 @@ export interface FollowedAccount {
   platform_uuid: string;
 }
 
+/** How long an exit fill that found no trade is kept for the trade's record to arrive. */
+export const UNMATCHED_KEEP_MS = 60_000;
+
 /** How long a position at 0 waits for the fill that explains it (the exchange sends the two in either order). */
 export const OUTSIDE_CLOSE_GRACE_MS = 1_000;
 
@@ -70,6 +73,14 @@ export class AccountEvents {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Signaldesk's exit orders the stream reported done (it may report one before the fill that closes the trade). */
   private readonly done = new Set<string>();
+  /**
+   * Exit fills of trades not recorded yet (client mode records a trade after its exchange steps, so an exit can
+   * fill before the record exists): kept UNMATCHED_KEEP_MS and tried again when the account's trades change.
+   */
+  private readonly unmatched = new Map<
+    string,
+    { status: ClosingTradeStatus; price: string; commission: string | undefined; at: number }
+  >();
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -217,7 +228,31 @@ export class AccountEvents {
   ): Promise<void> {
     if (compareDecimals(price || '0', '0') <= 0) return;
     const [found] = await this.openTrades(eq(trades.trade_order_id, `sdo${key}`));
-    if (found) await this.record(found, status, price, commission, null);
+    if (found) {
+      this.unmatched.delete(key);
+      await this.record(found, status, price, commission, null);
+    } else {
+      this.unmatched.set(key, { status, price, commission, at: Date.now() });
+    }
+  }
+
+  /** The account's trades changed (a trade was recorded): exit fills that found no trade are tried again. */
+  retryUnmatched(): Promise<void> {
+    if (this.unmatched.size === 0) return this.chain;
+    this.chain = this.chain
+      .then(async () => {
+        for (const [key, fill] of [...this.unmatched]) {
+          if (Date.now() - fill.at > UNMATCHED_KEEP_MS) this.unmatched.delete(key);
+          else await this.closeByExit(key, fill.status, fill.price, fill.commission);
+        }
+      })
+      .catch((error: unknown) => {
+        this.options.log.warn(
+          { platform_uuid: this.account.platform_uuid, message: (error as Error).message },
+          'account stream: an early exit fill could not be recorded',
+        );
+      });
+    return this.chain;
   }
 
   private async record(

@@ -1,13 +1,15 @@
 // The followed accounts' user data streams (issue 37; docs/server.md "The account followed"): one stream per
-// (platform, API key) with an open trade — every server-mode trade, and the client-mode ones whose trader lets
-// the server follow the account (trade_preferences.trade_follow_when_away, on by default). The leader holds them all
-// (engine/leader-duties.ts): when it stops, the next leader opens them again from the database, with no PIN.
+// (platform, API key) with an open trade, or one closed less than LINGER_MS ago — every server-mode trade, and
+// the client-mode ones whose trader lets the server follow the account (trade_preferences.trade_follow_when_away,
+// on by default). A trade written in this process is looked at at once; one written on another instance within
+// REFRESH_MS. The leader holds them all (engine/leader-duties.ts): when it stops, the next leader opens them again
+// from the database, with no PIN.
 // Per stream (binance-fapi.md §9): POST /fapi/v1/listenKey with the API key only (no signature), connect to the
 // platform's user_stream_url (production: /private/ws?listenKey=…&events=…), PUT the key every
 // KEEPALIVE_MS, renew the connection before the exchange's 24 h cut (the new one opens before the old one
 // closes), reconnect with backoff when it drops, and open a new key on listenKeyExpired. A ping every
 // PING_MS finds a connection that died without a close. Events go to services/account-events.ts.
-import { and, eq, exists, ne, or, sql } from 'drizzle-orm';
+import { and, eq, exists, gt, ne, or, sql } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { TradeStatus } from '../../../contracts';
 import type { Database } from '../db';
@@ -16,6 +18,7 @@ import { trades } from '../db/schema-trades';
 import { AccountEvents, type AccountEventsOptions } from './account-events';
 import { budgetedFetch } from './exchange-transport';
 import { followedApiKey } from './followed-accounts';
+import { onTradeWrite } from './trades';
 import type { SecretBox } from './secret-box';
 
 /** The events the stream asks for (production sends only what `events=` lists). */
@@ -29,6 +32,11 @@ const BACKOFF_MIN_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
 /** How often the wanted streams are read again (an open on another instance is seen within this). */
 const REFRESH_MS = 2_000;
+/**
+ * A stream stays this long after the account's last trade closed: the next trade (often within minutes) finds
+ * it connected, instead of waiting for a connection while its exits may already fill.
+ */
+export const LINGER_MS = 30 * 60_000;
 
 export interface AccountStreamsOptions {
   db: Database;
@@ -52,6 +60,8 @@ interface Wanted {
 export class AccountStreams {
   private readonly streams = new Map<string, AccountStream>();
   private timer: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Timeout | undefined;
+  private stopListening: (() => void) | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -59,6 +69,14 @@ export class AccountStreams {
 
   async start(): Promise<void> {
     this.closed = false;
+    // A trade written in this process (opened, recorded) is looked at at once, not at the next poll.
+    this.stopListening = onTradeWrite(this.options.db, (userUuid) => {
+      this.refreshSoon();
+      // An exit that filled before its trade was recorded (client mode) is recorded now.
+      for (const stream of this.streams.values()) {
+        if (stream.account.user_uuid === userUuid) void stream.events.retryUnmatched();
+      }
+    });
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), this.options.refreshMs ?? REFRESH_MS);
     this.timer.unref();
@@ -67,6 +85,8 @@ export class AccountStreams {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearTimeout(this.soon);
+    this.stopListening?.();
     await this.refreshing;
     for (const stream of this.streams.values()) stream.stop();
     this.streams.clear();
@@ -80,6 +100,15 @@ export class AccountStreams {
         this.options.log.warn({ message: (error as Error).message }, 'account streams: refresh failed');
       });
     return this.refreshing;
+  }
+
+  private refreshSoon(): void {
+    if (this.soon || this.closed) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      void this.refresh();
+    }, 20);
+    this.soon.unref();
   }
 
   /** The stream of a user's account on a platform is connected (tests and the bench wait for it). */
@@ -108,6 +137,8 @@ export class AccountStreams {
         this.streams.delete(key);
       }
     }
+    // A trade recorded on another instance is seen here only now: early exit fills are tried again.
+    for (const stream of this.streams.values()) void stream.events.retryUnmatched();
     for (const [key, account] of wanted) {
       if (this.streams.has(key) || this.closed) continue;
       const stream = new AccountStream(account, this.options);
@@ -139,7 +170,10 @@ export class AccountStreams {
                 and(
                   eq(trades.user_uuid, followedAccounts.user_uuid),
                   eq(trades.platform_uuid, followedAccounts.platform_uuid),
-                  eq(trades.trade_status, TradeStatus.OPEN),
+                  or(
+                    eq(trades.trade_status, TradeStatus.OPEN),
+                    gt(trades.trade_close_timestamp, new Date(Date.now() - LINGER_MS)),
+                  ),
                   // Client mode while the trader lets the server follow (the default, issue 37).
                   or(
                     eq(trades.trade_in_server_side, 1),

@@ -90,7 +90,7 @@ async function clientModeTrader(nickname: string) {
         api_key: apiKey,
       }),
     /** As the page opens a client-mode trade: signed here, through the relay, then recorded. */
-    async open(): Promise<Trade> {
+    async open(beforeRecord?: (exits: { take_profit: string }) => Promise<void>): Promise<Trade> {
       exchange.admin.setPrice(SYMBOL, '2.5');
       const signal = await insertTestSignal(t.db, {
         platform_uuid: PAPER_PLATFORM_UUID,
@@ -112,6 +112,8 @@ async function clientModeTrader(nickname: string) {
           trade_treiling_stop_percent: TEST_TRADE_SETTINGS.trade_treiling_stop_percent,
         },
       });
+      const held = opened.exits?.take_profit;
+      if (beforeRecord && held?.held_by === 'exchange') await beforeRecord({ take_profit: held.price });
       const created = await call('POST', '/api/trade_client/create_trade/', {
         signal_uuid: signal.signal_uuid,
         ...TEST_TRADE_SETTINGS,
@@ -205,6 +207,35 @@ describe('client mode followed while the trader is away (issue 37)', () => {
       (await trader.call('GET', '/api/trade/get_waiting_orders/')).json(),
     );
     expect(after.result.waiting).toEqual([]);
+  });
+
+  it('an exit that fills before the page recorded its trade is recorded once the record arrives', async () => {
+    const trader = await clientModeTrader('follow-early');
+    await trader.client.getAccount();
+    expect((await trader.follow()).statusCode).toBe(200);
+    // A first trade starts the account's stream (it stays a while after its close).
+    const first = await trader.open();
+    await expect.poll(() => streams.connected(trader.login.user_uuid, PAPER_PLATFORM_UUID)).toBe(true);
+    exchange.admin.setPrice(SYMBOL, addDecimals(takeProfitOf(first), '0.001'));
+    await expect
+      .poll(async () => (await statusOf(first)).trade_status, { timeout: 10_000 })
+      .toBe('take_profit');
+    await cancelQuietly(trader.client, SYMBOL, clientOrderIds(first.signal_uuid).stop);
+    await cancelExitQuietly(trader.client, clientOrderIds(first.signal_uuid).trailing);
+
+    // The next one's take profit fills between the exchange steps and the page's record.
+    const trade = await trader.open(async ({ take_profit }) => {
+      exchange.admin.setPrice(SYMBOL, addDecimals(take_profit, '0.001'));
+      await expect
+        .poll(async () => (await trader.client.getPositionRisk(SYMBOL)).positionAmt)
+        .toMatch(/^0(\.0+)?$/);
+    });
+    await expect
+      .poll(async () => (await statusOf(trade)).trade_status, { timeout: 10_000 })
+      .toBe('take_profit');
+    expect(
+      compareDecimals((await statusOf(trade)).trade_close_price!, takeProfitOf(trade)),
+    ).toBeGreaterThanOrEqual(0);
   });
 
   it('switched off: the key is forgotten, the stream stops, and a close by the exchange waits for the page', async () => {
