@@ -17,7 +17,7 @@ import { followedAccounts, platforms, tradePreferences } from '../db/schema';
 import { trades } from '../db/schema-trades';
 import { AccountEvents, type AccountEventsOptions } from './account-events';
 import { budgetedFetch } from './exchange-transport';
-import { followedApiKey } from './followed-accounts';
+import { followedApiKey, type FollowedAccountRow } from './followed-accounts';
 import { onTradeWrite } from './trades';
 import type { SecretBox } from './secret-box';
 
@@ -55,6 +55,9 @@ interface Wanted {
   base_url: string;
   user_stream_url: string;
 }
+
+/** A wanted stream as read, its API key still sealed. */
+type WantedRow = Omit<Wanted, 'api_key'> & { account: FollowedAccountRow };
 
 /** The streams of the followed accounts with an open trade, while this instance holds them. */
 export class AccountStreams {
@@ -139,16 +142,28 @@ export class AccountStreams {
     }
     // A trade recorded on another instance is seen here only now: early exit fills are tried again.
     for (const stream of this.streams.values()) void stream.events.retryUnmatched();
-    for (const [key, account] of wanted) {
+    for (const [key, row] of wanted) {
       if (this.streams.has(key) || this.closed) continue;
+      // Opened only to start a stream: the running ones are not unsealed again at every look.
+      let api_key: string;
+      try {
+        api_key = followedApiKey(this.options.box, row.account);
+      } catch {
+        this.options.log.warn(
+          { platform_uuid: row.platform_uuid },
+          'account streams: a stored API key does not open',
+        );
+        continue;
+      }
+      const { account: _sealed, ...account } = { ...row, api_key };
       const stream = new AccountStream(account, this.options);
       this.streams.set(key, stream);
       stream.start();
     }
   }
 
-  private async wanted(): Promise<Wanted[]> {
-    const { db, box, log } = this.options;
+  private async wanted(): Promise<WantedRow[]> {
+    const { db } = this.options;
     const rows = await db
       .select({
         account: followedAccounts,
@@ -184,22 +199,14 @@ export class AccountStreams {
           ),
         ),
       );
-    const out: Wanted[] = [];
-    for (const { account, base_url, user_stream_url } of rows) {
-      try {
-        out.push({
-          user_uuid: account.user_uuid,
-          platform_uuid: account.platform_uuid,
-          key_digest: account.key_digest,
-          api_key: followedApiKey(box, account),
-          base_url,
-          user_stream_url,
-        });
-      } catch {
-        log.warn({ platform_uuid: account.platform_uuid }, 'account streams: a stored API key does not open');
-      }
-    }
-    return out;
+    return rows.map(({ account, base_url, user_stream_url }) => ({
+      user_uuid: account.user_uuid,
+      platform_uuid: account.platform_uuid,
+      key_digest: account.key_digest,
+      base_url,
+      user_stream_url,
+      account,
+    }));
   }
 }
 
