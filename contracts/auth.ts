@@ -12,6 +12,7 @@ export const AuthMessage = {
     'Should contain one uppercase letter, one lowercase letter, one digit, and one special character',
   NICKNAME_MIN: 'Minimum 4 characters',
   NICKNAME_CHARACTERS: 'Must not contain control or invisible formatting characters',
+  NICKNAME_VISIBLE: 'Must contain a letter or a digit, and nothing that only looks blank',
   PASSWORDS_MUST_MATCH: 'Passwords must match',
 } as const;
 
@@ -33,6 +34,25 @@ const isEmpty = (input: unknown) => input === undefined || input === null || inp
  */
 const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
+/**
+ * Characters that are letters or symbols to Unicode but show as blank (issue 38 item 6): the Hangul fillers,
+ * the blank Braille pattern, the combining grapheme joiner, the Mongolian vowel separator and the Khmer
+ * inherent vowels. A nickname of them reads as an empty name.
+ */
+const BLANK_LOOKALIKE = /[\u115F\u1160\u3164\uFFA0\u2800\u180E]|\u034F|\u17B4|\u17B5/u;
+
+/**
+ * A nickname someone can read: at least one letter or digit, none of the blank lookalikes, and every word (a run
+ * between spaces) holds something visible — a word of combining marks alone draws nothing of its own.
+ */
+export function isVisibleNickname(nickname: string): boolean {
+  if (BLANK_LOOKALIKE.test(nickname) || !/[\p{L}\p{N}]/u.test(nickname)) return false;
+  return nickname
+    .split(/\s+/u)
+    .filter((word) => word !== '')
+    .every((word) => /[\p{L}\p{N}\p{P}\p{S}]/u.test(word));
+}
+
 export const userEmail = z
   .email({
     error: (issue) => (isEmpty(issue.input) ? AuthMessage.FIELD_REQUIRED : AuthMessage.INCORRECT_EMAIL),
@@ -53,7 +73,8 @@ export const userNickname = z
   .min(1, AuthMessage.FIELD_REQUIRED)
   .min(4, AuthMessage.NICKNAME_MIN)
   .max(NICKNAME_MAX_LENGTH)
-  .refine((nickname) => !INVISIBLE_OR_CONTROL.test(nickname), AuthMessage.NICKNAME_CHARACTERS);
+  .refine((nickname) => !INVISIBLE_OR_CONTROL.test(nickname), AuthMessage.NICKNAME_CHARACTERS)
+  .refine(isVisibleNickname, AuthMessage.NICKNAME_VISIBLE);
 
 export const loginBody = z
   .object({ user_email: userEmail, user_password: userPassword })

@@ -14,6 +14,7 @@ import { TradeTape } from './market/market-data.js';
 import { findSymbol, type SymbolStatus } from './market/symbols.js';
 import { D, type Dec } from './num.js';
 import { checkPrice } from './order-params.js';
+import { secretSeal } from './secret-seal.js';
 import { Journal } from './persistence.js';
 import { Store, type AccountRecord } from './state.js';
 import { onMarks } from './triggers.js';
@@ -25,6 +26,11 @@ export interface ExchangeOptions {
   seed?: number;
   /** Durable state lives here; undefined keeps everything in memory. */
   dataDir?: string;
+  /**
+   * The key the accounts' secrets are sealed under in the data folder (secret-seal.ts), kept outside it;
+   * without one they are written in clear (tests without a data folder need none).
+   */
+  sealKey?: Buffer;
   legacyConditionalOrders?: boolean;
   /** Days of market history before the first start (klines, 24h ticker). */
   historyDays?: number;
@@ -58,7 +64,7 @@ export class Exchange {
     let durable: MarketDurable | undefined;
     let seed = options.seed ?? DEFAULT_SEED;
     if (options.dataDir) {
-      const opened = Journal.open(options.dataDir);
+      const opened = Journal.open(options.dataDir, options.sealKey ? secretSeal(options.sealKey) : undefined);
       this.journal = opened.journal;
       if (opened.snapshot) {
         // The market path of a data directory is fixed by its first start: same seed and origin.

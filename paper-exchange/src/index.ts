@@ -22,6 +22,8 @@ export interface StartOptions {
   host?: string;
   /** Durable state directory; undefined keeps everything in memory (tests). */
   dataDir?: string;
+  /** The key the accounts' secrets are sealed under in dataDir, kept outside it (secret-seal.ts). */
+  sealKey?: Buffer;
   seed?: number;
   /** Market clock period in ms (default 1000). */
   tickMs?: number;
@@ -64,6 +66,7 @@ export async function startPaperExchange(options: StartOptions = {}): Promise<Pa
   const appOptions: PaperExchangeOptions = {
     seed: options.seed,
     dataDir: options.dataDir,
+    sealKey: options.sealKey,
     legacyConditionalOrders: options.legacyConditionalOrders,
     historyDays: options.historyDays,
     tickMs: options.tickMs,

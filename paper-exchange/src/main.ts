@@ -3,6 +3,7 @@
 // PAPER_EXCHANGE_TICK_MS, PAPER_EXCHANGE_LEGACY_CONDITIONAL_ORDERS=1, PAPER_EXCHANGE_LEGACY_USER_STREAMS=1
 // (user data on the old stream forms, as demo/testnet serve it) and PAPER_EXCHANGE_CORS=1 (answer browser
 // origins, which Binance does not).
+import { standaloneSealKey } from './secret-seal.js';
 import { startPaperExchange } from './index.js';
 
 function integer(name: string): number | undefined {
@@ -14,10 +15,13 @@ function integer(name: string): number | undefined {
 }
 
 async function main(): Promise<void> {
+  const dataDir = process.env.PAPER_EXCHANGE_DATA_DIR || './data/paper-exchange';
   const handle = await startPaperExchange({
     port: integer('PAPER_EXCHANGE_PORT') ?? 8081,
     host: process.env.PAPER_EXCHANGE_HOST || '127.0.0.1',
-    dataDir: process.env.PAPER_EXCHANGE_DATA_DIR || './data/paper-exchange',
+    dataDir,
+    // The accounts' secrets sealed in the data folder under a key kept outside it (secret-seal.ts).
+    sealKey: standaloneSealKey(process.env, dataDir),
     seed: integer('PAPER_EXCHANGE_SEED'),
     tickMs: integer('PAPER_EXCHANGE_TICK_MS'),
     legacyConditionalOrders: process.env.PAPER_EXCHANGE_LEGACY_CONDITIONAL_ORDERS === '1',

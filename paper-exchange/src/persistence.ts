@@ -1,10 +1,13 @@
 // Durable state on disk so that a kill -9 loses nothing acknowledged: every batch of changes is appended to
 // a JSONL journal and fsync'd before the answer is sent; on start the snapshot and the journal are merged
 // into a new snapshot (written to a temp file, fsync'd, renamed, directory fsync'd) and the journal restarts.
-// The files hold every account's API secret: the folder is 0700 and the files 0600, whatever the umask.
+// The files hold every account's API secret: sealed under a key kept outside the folder when one is given
+// (secret-seal.ts; the server and `npm run paper-exchange` always give one), and the folder is 0700 and the
+// files 0600, whatever the umask.
 import fs from 'node:fs';
 import path from 'node:path';
-import { keyOf, type Change, type Snapshot, type TableName } from './state.js';
+import type { SecretSeal } from './secret-seal.js';
+import { keyOf, type AccountRecord, type Change, type Snapshot, type TableName } from './state.js';
 
 const SNAPSHOT = 'snapshot.json';
 const JOURNAL = 'journal.jsonl';
@@ -17,18 +20,26 @@ export class Journal {
   private fd: number | undefined;
   private bytes = 0;
 
-  private constructor(private readonly dir: string) {}
+  private constructor(
+    private readonly dir: string,
+    private readonly seal: SecretSeal | undefined,
+  ) {}
 
   /** Reads the state left by the previous process (undefined on a first start) and opens a fresh journal. */
-  static open(dir: string): { journal: Journal; snapshot: Snapshot | undefined } {
+  static open(dir: string, seal?: SecretSeal): { journal: Journal; snapshot: Snapshot | undefined } {
     fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
     // A folder or files an earlier version left readable by others are closed now.
     fs.chmodSync(dir, DIR_MODE);
     for (const name of [SNAPSHOT, JOURNAL]) {
       if (fs.existsSync(path.join(dir, name))) fs.chmodSync(path.join(dir, name), FILE_MODE);
     }
-    const journal = new Journal(dir);
+    const journal = new Journal(dir, seal);
     const snapshot = journal.recover();
+    if (snapshot) {
+      snapshot.tables.accounts = (snapshot.tables.accounts as AccountRecord[]).map((row) =>
+        journal.openRow(row),
+      );
+    }
     return { journal, snapshot };
   }
 
@@ -64,7 +75,9 @@ export class Journal {
   }
 
   /** Replaces snapshot + journal by one snapshot, atomically, and starts an empty journal. */
-  compact(snapshot: Snapshot): void {
+  compact(whole: Snapshot): void {
+    const accounts = (whole.tables.accounts as AccountRecord[]).map((row) => this.sealRow(row));
+    const snapshot = { ...whole, tables: { ...whole.tables, accounts } };
     this.closeFd();
     const snapshotPath = path.join(this.dir, SNAPSHOT);
     const temp = `${snapshotPath}.tmp`;
@@ -88,7 +101,12 @@ export class Journal {
   append(changes: Change[]): void {
     if (changes.length === 0) return;
     if (this.fd === undefined) this.fd = fs.openSync(path.join(this.dir, JOURNAL), 'a', FILE_MODE);
-    const line = `${JSON.stringify(changes)}\n`;
+    const sealed = changes.map((change) =>
+      change.table === 'accounts' && change.value
+        ? { ...change, value: this.sealRow(change.value as AccountRecord) }
+        : change,
+    );
+    const line = `${JSON.stringify(sealed)}\n`;
     fs.writeSync(this.fd, line);
     fs.fsyncSync(this.fd);
     this.bytes += line.length;
@@ -96,6 +114,22 @@ export class Journal {
 
   close(): void {
     this.closeFd();
+  }
+
+  /** An account row as written: its secret sealed (when a key is given). */
+  private sealRow(row: AccountRecord): AccountRecord {
+    return this.seal ? { ...row, secret: this.seal.seal(row.secret, row.apiKey) } : row;
+  }
+
+  /** An account row as read: its secret opened; a sealed one without the key stops the start, saying why. */
+  openRow(row: AccountRecord): AccountRecord {
+    if (!row.secret.startsWith('pe1.')) return row;
+    if (!this.seal) {
+      throw new Error(
+        "the paper exchange's data folder holds sealed secrets: give its seal key (PAPER_EXCHANGE_SEAL_KEY, README)",
+      );
+    }
+    return { ...row, secret: this.seal.open(row.secret, row.apiKey) };
   }
 
   private closeFd(): void {

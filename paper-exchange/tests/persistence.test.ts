@@ -1,5 +1,6 @@
 // Durable state: nothing acknowledged is lost when the process dies (kill -9) and starts again.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,55 @@ function tempDir(): string {
   return dir;
 }
 afterAll(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(`${dir}.key`, { force: true });
+  }
+});
+
+describe("the accounts' secrets on disk (issue 38 item 2)", () => {
+  it('are sealed in the journal and the snapshot; the key opens them after a restart; the folder alone does not', () => {
+    const dataDir = tempDir();
+    const sealKey = randomBytes(32);
+    const first = new Exchange({ dataDir, seed: 9, historyDays: 1, sealKey });
+    const { account, apiSecret } = first.createAccount('100');
+    first.commit();
+    first.close();
+    // The journal (the account as created) and, after a restart, the snapshot.
+    const again = new Exchange({ dataDir, seed: 9, sealKey });
+    expect(again.accounts.findByApiKey(account.apiKey)?.secret).toBe(apiSecret);
+    again.createAccount('5');
+    again.commit();
+    again.close();
+    for (const name of ['journal.jsonl', 'snapshot.json']) {
+      const text = fs.readFileSync(path.join(dataDir, name), 'utf8');
+      expect(text, name).not.toContain(apiSecret);
+      expect(text, name).not.toContain(Buffer.from(apiSecret).toString('base64'));
+    }
+    expect(fs.readFileSync(path.join(dataDir, 'snapshot.json'), 'utf8')).toContain(account.apiKey);
+    // Without the key, or with another, the exchange does not start on that folder.
+    expect(() => new Exchange({ dataDir, seed: 9 })).toThrow(/seal key/);
+    expect(() => new Exchange({ dataDir, seed: 9, sealKey: randomBytes(32) })).toThrow();
+  });
+
+  it('a folder from before sealing is read, and sealed at its next start', () => {
+    const dataDir = tempDir();
+    const plain = new Exchange({ dataDir, seed: 9, historyDays: 1 });
+    const { account, apiSecret } = plain.createAccount('100');
+    plain.commit();
+    plain.close();
+    const files = ['journal.jsonl', 'snapshot.json'].map((name) =>
+      fs.readFileSync(path.join(dataDir, name), 'utf8'),
+    );
+    expect(files.join('\n')).toContain(apiSecret);
+    const sealKey = randomBytes(32);
+    const sealed = new Exchange({ dataDir, seed: 9, sealKey });
+    expect(sealed.accounts.findByApiKey(account.apiKey)?.secret).toBe(apiSecret);
+    sealed.close();
+    for (const name of ['journal.jsonl', 'snapshot.json']) {
+      expect(fs.readFileSync(path.join(dataDir, name), 'utf8'), name).not.toContain(apiSecret);
+    }
+  });
 });
 
 describe('journal and snapshot', () => {

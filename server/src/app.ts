@@ -23,6 +23,7 @@ import { accountBalanceRoutes } from './routes/account_balance';
 import { analysisRoutes } from './routes/analysis';
 import { authRoutes } from './routes/auth';
 import { paperExchangeRoutes } from './routes/paper_exchange';
+import { PAPER_ACCOUNTS_PER_DAY } from './config';
 import { platformRoutes } from './routes/platform';
 import { platformPreferencesRoutes } from './routes/platform_preferences';
 import { publicRoutes } from './routes/public';
@@ -74,6 +75,8 @@ export interface AppDeps {
   paperExchangeAllowsBrowsers?: boolean;
   /** The address exchanges see our requests come from (services/egress-ip.ts); unknown when absent. */
   egressIp?: EgressIp;
+  /** Paper accounts a trader may create in 24 h; default PAPER_ACCOUNTS_PER_DAY (server/src/config.ts). */
+  paperAccountsPerDay?: number;
   /** Relayed exchange requests a trader may make a minute; default RELAY_REQUESTS_PER_MINUTE. */
   relayRequestsPerMinute?: number;
   /** Which proxies' X-Forwarded-* headers to believe (TRUST_PROXY, server/src/config.ts); default none. */
@@ -200,7 +203,7 @@ export async function buildApp(deps: AppDeps) {
       await api.register(publicRoutes, { prefix: '/public', feed: deps.feed });
       await api.register(signalRoutes, { prefix: '/signal', feed: deps.feed });
       await api.register(userRoutes, { prefix: '/user' });
-      await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(authRoutes, { prefix: '/auth', hub });
       await api.register(platformRoutes, { prefix: '/platform' });
       await api.register(symbolRoutes, { prefix: '/symbol', feed: deps.feed });
       await api.register(platformPreferencesRoutes, { prefix: '/platform_preferences' });
@@ -220,6 +223,7 @@ export async function buildApp(deps: AppDeps) {
         prefix: '/paper_exchange',
         paperExchangeUrl: deps.paperExchangeUrl,
         adminToken: deps.paperExchangeAdminToken,
+        accountsPerDay: deps.paperAccountsPerDay ?? PAPER_ACCOUNTS_PER_DAY,
       });
     },
     { prefix: '/api' },

@@ -1,6 +1,9 @@
 // Process configuration from the environment (README "Configuration"). Units are in the names.
 import path from 'node:path';
 
+/** Paper accounts a trader may create in 24 h unless PAPER_ACCOUNTS_PER_DAY says otherwise. */
+export const PAPER_ACCOUNTS_PER_DAY = 5;
+
 export interface ServerConfig {
   host: string;
   port: number;
@@ -26,6 +29,8 @@ export interface ServerConfig {
   exchangeEgressIpUrl: string | undefined;
   /** Whose X-Forwarded-For / -Proto to believe (Fastify trustProxy): none, all, or proxy addresses. */
   trustProxy: boolean | string;
+  /** Paper accounts a trader may create in 24 h (PAPER_ACCOUNTS_PER_DAY; issue 38 item 6). */
+  paperAccountsPerDay: number;
 }
 
 /**
@@ -78,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         ? 'https://api.ipify.org'
         : env.EXCHANGE_EGRESS_IP_URL || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    paperAccountsPerDay: intFromEnv('PAPER_ACCOUNTS_PER_DAY', PAPER_ACCOUNTS_PER_DAY),
   };
 }

@@ -23,7 +23,12 @@ import {
   remotePaperExchange,
   type PaperExchangeLink,
 } from './services/paper-exchange-link';
-import { findMasterKey, SecretBox, warnWhenKeyInsideDataDir } from './services/secret-box';
+import {
+  findMasterKey,
+  paperExchangeSealKey,
+  SecretBox,
+  warnWhenKeyInsideDataDir,
+} from './services/secret-box';
 import { createLogger } from './services/logger';
 import { EgressIp } from './services/egress-ip';
 
@@ -53,6 +58,9 @@ async function main() {
       port: config.paperExchangePort,
       host: '127.0.0.1',
       dataDir: path.join(config.dataDir, 'paper-exchange'),
+      // The accounts' secrets (the house's included) are sealed in its journal and snapshot under a key derived
+      // from the master key, which the data folder does not hold (issue 38 item 2; README).
+      sealKey: paperExchangeSealKey(new SecretBox(master.key)),
       cors: config.paperExchangeCors,
     });
     paper = embeddedPaperExchange(embedded);
@@ -86,6 +94,7 @@ async function main() {
     paperExchangeUrl: paper?.url,
     paperExchangeAdminToken: paper?.adminToken,
     trustProxy: config.trustProxy,
+    paperAccountsPerDay: config.paperAccountsPerDay,
     bus,
     leading: false,
     paperExchangeAllowsBrowsers: !!embedded && config.paperExchangeCors,

@@ -4,6 +4,10 @@
 // the exchange API secret and API key (plain and base64/hex encoded), the PINs, the password, the user's
 // trade-token key and the bearer credentials. None may appear. (The browser-storage half of item 5 belongs to
 // the e2e suite.)
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,9 +51,18 @@ const secrets = {
 };
 let userEmail = '';
 let tableRows: { table: string; row: string }[] = [];
+const paperDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-secrets-'));
 
 beforeAll(async () => {
-  exchange = await startPaperExchange({ port: 0, host: '127.0.0.1', seed: 55, historyDays: 2 });
+  // With a data folder and a seal key, as the server starts it (issue 38 item 2): its files are scanned too.
+  exchange = await startPaperExchange({
+    port: 0,
+    host: '127.0.0.1',
+    seed: 55,
+    historyDays: 2,
+    dataDir: paperDir,
+    sealKey: randomBytes(32),
+  });
   // Order sizes of TEST_TRADE_SETTINGS assume bitcoin near 97000: the mark is pinned there.
   exchange.admin.setPrice('BTCUSDT', '97000');
   t = await createTestApp({ exchange, logger: createLogger('trace', sink) });
@@ -61,7 +74,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await exchange?.close();
+  // Closed already by the scan of its folder.
+  await exchange?.close().catch(() => undefined);
+  fs.rmSync(paperDir, { recursive: true, force: true });
 });
 
 async function runSession() {
@@ -349,6 +364,21 @@ describe('the scanner', () => {
 describe('no secret in plaintext', () => {
   it('in any log line', () => {
     expect(findings(lines.map((line, index) => ({ where: `log line ${index}`, text: line })))).toEqual([]);
+  });
+
+  it("in the paper exchange's data folder: its journal and snapshot hold the API key, never the secret", async () => {
+    // Closed, it has written its snapshot as well as its journal.
+    await exchange.close();
+    const texts = fs
+      .readdirSync(paperDir)
+      .filter((name) => name.endsWith('.json') || name.endsWith('.jsonl'))
+      .map((name) => ({ where: name, text: fs.readFileSync(path.join(paperDir, name), 'utf8') }));
+    expect(texts.map((entry) => entry.where).sort()).toEqual(['journal.jsonl', 'snapshot.json']);
+    expect(texts.map((entry) => entry.text).join('')).toContain(secrets.api_key);
+    const secretForms = forms(secrets.api_secret);
+    for (const { where, text } of texts) {
+      for (const form of secretForms) expect(text.includes(form), `${where}: the secret`).toBe(false);
+    }
   });
 
   it('in any row of any table of the database', () => {

@@ -73,6 +73,7 @@ test('setup: a client-mode trader with the exits on the exchange and automatic c
     signalCount: 6,
     autoCloseDelayS: 2,
     exitsOnExchange: true,
+    followWhenAway: true,
     // Each trade on a symbol of its own: positions that must not merge in one-way mode.
     signalOptions: { distinctPairs: true },
   });

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { launchBrowser, REPO, startApp, type RunningApp } from './app-process';
 
 export * from './app-process';
@@ -28,6 +28,15 @@ export function setupE2e(env: Record<string, string> = {}): { app: RunningApp; b
   });
   afterAll(async () => {
     await context.browser?.close();
+    // E2E_SERVER_LOG_DIR keeps each file's server log for a look after the run.
+    const logDir = process.env.E2E_SERVER_LOG_DIR;
+    if (logDir && context.app) {
+      fs.mkdirSync(logDir, { recursive: true });
+      fs.writeFileSync(
+        path.join(logDir, `${path.basename(expect.getState().testPath ?? 'e2e')}.log`),
+        context.app.output(),
+      );
+    }
     await context.app?.stop();
   });
   return context;

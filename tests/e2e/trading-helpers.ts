@@ -510,6 +510,7 @@ export async function openTraderSession(
     serverSide = false,
     minimalAccuracy = 100,
     exitsOnExchange = false,
+    followWhenAway = false,
     signalOptions,
   }: {
     name: string;
@@ -526,6 +527,13 @@ export async function openTraderSession(
      * page's countdown test that path (the preference off keeps it); exits-on-exchange.test.ts turns it on.
      */
     exitsOnExchange?: boolean;
+    /**
+     * trade_follow_when_away (issue 37): off here unless asked, so the client-mode files about the page's own
+     * reconciliation and the monitor's flags test that path (a followed account's closes are recorded by the
+     * server's stream before the page can see them); exits-on-exchange.test.ts turns it on. Server mode is
+     * followed whatever it says.
+     */
+    followWhenAway?: boolean;
     signalOptions?: Parameters<typeof storedSignals>[3];
   },
 ): Promise<TraderSession> {
@@ -553,6 +561,7 @@ export async function openTraderSession(
     minimal_accuracy: minimalAccuracy,
     trade_in_server_side: serverSide ? 1 : 0,
     trade_exits_on_exchange: exitsOnExchange ? 1 : 0,
+    trade_follow_when_away: followWhenAway ? 1 : 0,
   });
   await page.reload();
   await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });

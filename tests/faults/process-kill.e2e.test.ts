@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Trade } from '../../contracts';
 import { startPaperExchange } from '../../paper-exchange/src/index';
 import { launchBrowser, screenshot, startApp, type RunningApp } from '../e2e/harness';
+import { findMasterKey, paperExchangeSealKey, SecretBox } from '../../server/src/services/secret-box';
 import {
   Decimal,
   addTradeToken,
@@ -79,6 +80,8 @@ async function whileServerIsDown(work: () => Promise<void>) {
     port: app.paperPort,
     host: '127.0.0.1',
     dataDir: path.join(app.dataDir, 'paper-exchange'),
+    // Its accounts' secrets are sealed under a key derived from the server's master key (DATA_DIR/master.key).
+    sealKey: paperExchangeSealKey(new SecretBox(findMasterKey({ env: {}, dataDir: app.dataDir }).key)),
   });
   try {
     await work();

@@ -67,6 +67,8 @@ export const websocketTokens = pgTable(
       .references(() => users.user_uuid, { onDelete: 'cascade' }),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     used_at: timestamp('used_at', { withTimezone: true }),
+    /** The login (refresh-token family, an access token's sid) it was issued to: logout revokes it (issue 38). */
+    family_uuid: uuid('family_uuid'),
   },
   (table) => [index('websocket_tokens_expires_idx').on(table.expires_at)],
 );

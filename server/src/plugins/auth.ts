@@ -36,7 +36,10 @@ export const authPlugin = fp<AuthOptions>(
   async (app: FastifyInstance, options) => {
     const clock = options.clock ?? Date.now;
     const tokens = new AccessTokens(app.secretBox, clock);
-    const sessions = new SessionStore(app.db, clock);
+    const successorKey = app.secretBox;
+    const sessions = new SessionStore(app.db, clock, (token) =>
+      successorKey.digest('refresh successor', token),
+    );
     const sessionCheck = new SessionCheck(sessions, clock);
     app.decorate('clock', clock);
     app.decorate('sessions', sessions);

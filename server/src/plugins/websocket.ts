@@ -35,8 +35,8 @@ export interface WebsocketOptions {
   hub: SocketHub;
   /** Events a socket receives right after it connects (the current state). */
   greeting: () => ServerEvent[];
-  /** The user of a valid unused websocket token, consuming it; undefined otherwise. */
-  consumeToken: (token: string) => Promise<string | undefined>;
+  /** The user (and login) of a valid unused websocket token, consuming it; undefined otherwise. */
+  consumeToken: (token: string) => Promise<{ userUuid: string; familyUuid?: string } | undefined>;
   /** Heartbeat period; default WS_HEARTBEAT_MS. */
   heartbeatMs?: number;
   /** Default DEFAULT_WEBSOCKET_LIMITS. */
@@ -52,6 +52,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the websocket route's preValidation when its token was valid. */
     wsUserUuid?: string;
+    /** The login the socket's token was issued to (logout closes its sockets). */
+    wsFamilyUuid?: string;
   }
 }
 
@@ -97,7 +99,9 @@ export const websocketPlugin = fp<WebsocketOptions>(
       preValidation: async (request: FastifyRequest) => {
         if (request.headers.upgrade?.toLowerCase() !== 'websocket') return;
         const { token } = request.params as { token?: string };
-        request.wsUserUuid = token ? await consumeToken(token) : undefined;
+        const spent = token ? await consumeToken(token) : undefined;
+        request.wsUserUuid = spent?.userUuid;
+        request.wsFamilyUuid = spent?.familyUuid;
       },
       // The same path without an upgrade: a 426 that says what the path is for.
       handler: async (_request, reply) =>
@@ -115,7 +119,7 @@ export const websocketPlugin = fp<WebsocketOptions>(
           socket.close(WS_LIMIT_CLOSE_CODE, WS_TOO_MANY_SOCKETS);
           return;
         }
-        hub.add(socket, userUuid);
+        hub.add(socket, userUuid, request.wsFamilyUuid);
         const frames = frameBucket(limits.framesPerSecond);
         socket.on('message', (data) => {
           if (!frames.take()) {

@@ -28,6 +28,8 @@ const KEEPALIVE_MS = 40 * 60_000;
 /** The exchange ends a connection after 24 h; a new one is opened before. */
 const RENEW_MS = 23 * 60 * 60_000;
 const PING_MS = 60_000;
+/** A listen-key call not answered in this time failed (the stream tries again with its backoff). */
+const LISTEN_KEY_TIMEOUT_MS = 10_000;
 const BACKOFF_MIN_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
 /** How often the wanted streams are read again (an open on another instance is seen within this). */
@@ -372,7 +374,12 @@ class AccountStream {
     const url = `${this.account.base_url.replace(/\/+$/, '')}/fapi/v1/listenKey`;
     const response = await budgetedFetch(
       url,
-      { method, headers: { 'X-MBX-APIKEY': this.account.api_key } },
+      // An exchange that does not answer must not hold a pooled connection (exchange-transport.ts) for ever.
+      {
+        method,
+        headers: { 'X-MBX-APIKEY': this.account.api_key },
+        signal: AbortSignal.timeout(LISTEN_KEY_TIMEOUT_MS),
+      },
       { trader: this.account.user_uuid },
     );
     const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;

@@ -147,3 +147,11 @@ export function warnWhenKeyInsideDataDir(
   if (keyFileInsideDataDir(source.file, dataDir))
     log.warn({ file: source.file }, KEY_INSIDE_DATA_DIR_WARNING);
 }
+
+/**
+ * The key the embedded paper exchange seals its accounts' secrets under in DATA_DIR/paper-exchange (issue 38
+ * item 2; paper-exchange/src/secret-seal.ts): derived from the master key, which that folder does not hold.
+ */
+export function paperExchangeSealKey(box: SecretBox): Buffer {
+  return box.deriveKey('paper-exchange secrets');
+}

@@ -13,27 +13,42 @@ export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 export const WEBSOCKET_TOKEN_TTL_MS = 60_000;
 
+/**
+ * The successor of a refresh token: derived from it under a server-only key (issue 38 item 4), so that every
+ * presentation of one token inside the grace window gets the same successor — two tabs refreshing at once stay
+ * one chain — and nobody without the key can compute it.
+ */
+export type SuccessorOf = (token: string) => string;
+
 export class SessionStore {
   constructor(
     private readonly db: Database,
     private readonly clock: () => number = Date.now,
+    private readonly successorOf: SuccessorOf = () => newOpaqueToken(),
   ) {}
 
   private now(): Date {
     return new Date(this.clock());
   }
 
-  /** A refresh token for a new login, or the next one of an existing family. */
-  async issueRefreshToken(userUuid: string, familyUuid: string = randomUUID()): Promise<string> {
-    const token = newOpaqueToken();
+  /** A refresh token for a new login, or the next one of an existing family (`token`: the successor's text). */
+  async issueRefreshToken(
+    userUuid: string,
+    familyUuid: string = randomUUID(),
+    token: string = newOpaqueToken(),
+  ): Promise<string> {
     const now = this.clock();
-    await this.db.insert(refreshTokens).values({
-      token_hash: hashOpaqueToken(token),
-      user_uuid: userUuid,
-      family_uuid: familyUuid,
-      created_at: new Date(now),
-      expires_at: new Date(now + REFRESH_TOKEN_TTL_MS),
-    });
+    await this.db
+      .insert(refreshTokens)
+      .values({
+        token_hash: hashOpaqueToken(token),
+        user_uuid: userUuid,
+        family_uuid: familyUuid,
+        created_at: new Date(now),
+        expires_at: new Date(now + REFRESH_TOKEN_TTL_MS),
+      })
+      // The successor of a token presented again inside the grace window exists already: it is the same one.
+      .onConflictDoNothing();
     await this.db
       .delete(refreshTokens)
       .where(and(eq(refreshTokens.user_uuid, userUuid), lt(refreshTokens.expires_at, new Date(now))));
@@ -61,16 +76,17 @@ export class SessionStore {
     if (claimed) {
       return {
         userUuid: claimed.user_uuid,
-        token: await this.issueRefreshToken(claimed.user_uuid, claimed.family_uuid),
+        token: await this.issueRefreshToken(claimed.user_uuid, claimed.family_uuid, this.successorOf(token)),
         familyUuid: claimed.family_uuid,
       };
     }
     const [row] = await this.db.select().from(refreshTokens).where(eq(refreshTokens.token_hash, tokenHash));
     if (!row || row.revoked_at || row.expires_at <= now || !row.rotated_at) return undefined;
     if (now.getTime() - row.rotated_at.getTime() <= REFRESH_REUSE_GRACE_MS) {
+      // The same successor as the first presentation got, never a second chain (issue 38 item 4).
       return {
         userUuid: row.user_uuid,
-        token: await this.issueRefreshToken(row.user_uuid, row.family_uuid),
+        token: await this.issueRefreshToken(row.user_uuid, row.family_uuid, this.successorOf(token)),
         familyUuid: row.family_uuid,
       };
     }
@@ -108,7 +124,8 @@ export class SessionStore {
       .where(and(eq(refreshTokens.family_uuid, familyUuid), isNull(refreshTokens.revoked_at)));
   }
 
-  async issueWebsocketToken(userUuid: string): Promise<string> {
+  /** A single-use websocket token of a user's login (`familyUuid`, the access token's sid). */
+  async issueWebsocketToken(userUuid: string, familyUuid?: string): Promise<string> {
     const token = newOpaqueToken();
     const now = this.clock();
     await this.db.delete(websocketTokens).where(lt(websocketTokens.expires_at, new Date(now)));
@@ -116,12 +133,22 @@ export class SessionStore {
       token_hash: hashOpaqueToken(token),
       user_uuid: userUuid,
       expires_at: new Date(now + WEBSOCKET_TOKEN_TTL_MS),
+      family_uuid: familyUuid ?? null,
     });
     return token;
   }
 
-  /** The user of a valid, unused websocket token, marking it used in the same statement (single use). */
-  async consumeWebsocketToken(token: string): Promise<string | undefined> {
+  /** Logout: the login's websocket tokens not spent yet open nothing any more (issue 38 item 4). */
+  async revokeWebsocketTokens(familyUuid: string): Promise<void> {
+    await this.db
+      .delete(websocketTokens)
+      .where(and(eq(websocketTokens.family_uuid, familyUuid), isNull(websocketTokens.used_at)));
+  }
+
+  /** The user (and login) of a valid, unused websocket token, marking it used in the same statement. */
+  async consumeWebsocketToken(
+    token: string,
+  ): Promise<{ userUuid: string; familyUuid: string | undefined } | undefined> {
     const now = this.now();
     const [row] = await this.db
       .update(websocketTokens)
@@ -133,7 +160,7 @@ export class SessionStore {
           gt(websocketTokens.expires_at, now),
         ),
       )
-      .returning({ user_uuid: websocketTokens.user_uuid });
-    return row?.user_uuid;
+      .returning({ user_uuid: websocketTokens.user_uuid, family_uuid: websocketTokens.family_uuid });
+    return row && { userUuid: row.user_uuid, familyUuid: row.family_uuid ?? undefined };
   }
 }

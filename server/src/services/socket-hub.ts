@@ -18,21 +18,41 @@ export const WS_TOO_MANY_FRAMES = 'Too many frames per second';
 
 /** Bus topic of the hub: a socket event for every socket (no user) or for one user's. */
 const HUB_TOPIC = 'ws';
+/** Bus topic of a login's end: every instance closes that login's sockets (issue 38 item 4). */
+const SESSION_END_TOPIC = 'ws-session-end';
+/** Close code of a socket whose login ended (logout). */
+export const WS_LOGGED_OUT_CLOSE_CODE = 4401;
 const hubMessage = z.object({ user_uuid: z.string().optional(), event: serverEvent });
 
 export class SocketHub {
   private readonly sockets = new Set<WebSocket>();
   private readonly byUser = new Map<string, Set<WebSocket>>();
+  private readonly bySession = new Map<string, Set<WebSocket>>();
   /** Sockets that answered the last ping (or connected since). */
   private readonly alive = new WeakSet<WebSocket>();
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeSessions: () => void;
 
   /** `bus` carries sends to the sockets of the other instances; without one the hub is this process's alone. */
   constructor(private readonly bus: EventBus = new LocalEventBus()) {
     this.unsubscribe = bus.subscribe(HUB_TOPIC, (payload) => this.fromBus(payload));
+    this.unsubscribeSessions = bus.subscribe(SESSION_END_TOPIC, (payload) => {
+      const sid = (payload as { sid?: unknown } | null)?.sid;
+      if (typeof sid === 'string') this.closeSessionHere(sid);
+    });
   }
 
-  add(socket: WebSocket, userUuid?: string): void {
+  add(socket: WebSocket, userUuid?: string, sessionUuid?: string): void {
+    if (sessionUuid) {
+      const own = this.bySession.get(sessionUuid) ?? new Set<WebSocket>();
+      own.add(socket);
+      this.bySession.set(sessionUuid, own);
+      socket.on('close', () => {
+        const open = this.bySession.get(sessionUuid);
+        open?.delete(socket);
+        if (open?.size === 0) this.bySession.delete(sessionUuid);
+      });
+    }
     this.sockets.add(socket);
     this.alive.add(socket);
     socket.on('pong', () => this.alive.add(socket));
@@ -106,12 +126,26 @@ export class SocketHub {
     }
   }
 
+  /** A login ended (logout): its sockets close on every instance, so nothing more reaches them. */
+  closeSession(sessionUuid: string): void {
+    this.closeSessionHere(sessionUuid);
+    this.bus.publish(SESSION_END_TOPIC, { sid: sessionUuid });
+  }
+
+  private closeSessionHere(sessionUuid: string): void {
+    for (const socket of this.bySession.get(sessionUuid) ?? [])
+      socket.close(WS_LOGGED_OUT_CLOSE_CODE, 'Logged out');
+    this.bySession.delete(sessionUuid);
+  }
+
   send(socket: WebSocket, event: ServerEvent): void {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
   }
 
   closeAll(): void {
     this.unsubscribe();
+    this.unsubscribeSessions();
+    this.bySession.clear();
     for (const socket of this.sockets) socket.terminate();
     this.sockets.clear();
     this.byUser.clear();

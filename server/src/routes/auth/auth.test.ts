@@ -155,6 +155,25 @@ describe('GET /api/auth/refresh/', () => {
     expect((await refresh(next)).statusCode).toBe(401);
   });
 
+  it('inside the grace window a rotated token gets the successor it already got: one chain, never two (issue 38 item 4)', async () => {
+    const user = await signUpAndLogIn(t.app);
+    const cookieOf = (response: Awaited<ReturnType<typeof refresh>>) =>
+      response.cookies.find((c) => c.name === 'refresh_token')!.value;
+    const [one, two] = await Promise.all([refresh(user.refreshCookie), refresh(user.refreshCookie)]);
+    expect(one.statusCode).toBe(200);
+    expect(two.statusCode).toBe(200);
+    expect(cookieOf(two)).toBe(cookieOf(one));
+    const successor = cookieOf(one);
+    // A replay inside the window gets it again; the chain goes on from it alone.
+    expect(cookieOf(await refresh(user.refreshCookie))).toBe(successor);
+    const third = cookieOf(await refresh(successor));
+    t.clock.advance(REFRESH_REUSE_GRACE_MS + 1000);
+    expect((await refresh(third)).statusCode).toBe(200);
+    // Past the window the first token is a theft signal: the one chain ends.
+    expect((await refresh(user.refreshCookie)).statusCode).toBe(401);
+    expect((await refresh(successor)).statusCode).toBe(401);
+  });
+
   it('answers 401 without a cookie or with an unknown one', async () => {
     expect((await refresh()).statusCode).toBe(401);
     const unknown = await refresh('not-a-real-token');

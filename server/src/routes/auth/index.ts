@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { SocketHub } from '../../services/socket-hub';
 import {
   TOKEN_TYPE,
   errorBody,
@@ -48,7 +49,7 @@ function clearRefreshCookie(reply: FastifyReply) {
   reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'strict' });
 }
 
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+export const authRoutes: FastifyPluginAsyncZod<{ hub: SocketHub }> = async (app, { hub }) => {
   const loginLimiter = new RateLimiter(app.db, 'login', LOGIN_LIMIT, app.clock);
   const addressLimiter = new RateLimiter(app.db, 'login_address', LOGIN_ADDRESS_LIMIT, app.clock);
   // Tokens must never be cached by a browser or a proxy.
@@ -143,7 +144,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const fromCookie = presented ? await app.sessions.revokeRefreshToken(presented) : undefined;
       const fromBearer = (await app.bearerClaims(request.headers.authorization))?.sid;
       if (fromBearer && fromBearer !== fromCookie) await app.sessions.revokeFamily(fromBearer);
-      for (const sid of [fromCookie, fromBearer]) if (sid) app.sessionCheck.forget(sid);
+      for (const sid of new Set([fromCookie, fromBearer])) {
+        if (!sid) continue;
+        app.sessionCheck.forget(sid);
+        // The login's sockets close on every instance, and its unspent websocket tokens open nothing.
+        await app.sessions.revokeWebsocketTokens(sid);
+        hub.closeSession(sid);
+      }
       clearRefreshCookie(reply);
       return { result: { logged_out: true as const } };
     },
@@ -187,7 +194,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const token = await app.sessions.issueWebsocketToken(request.userUuid);
+        // Bound to the login, so that its logout revokes it and closes the socket it opened (issue 38 item 4).
+        const sid = (await app.bearerClaims(request.headers.authorization))?.sid;
+        const token = await app.sessions.issueWebsocketToken(request.userUuid, sid);
         return { result: { token, expires_in: WEBSOCKET_TOKEN_TTL_MS / 1000 } };
       },
     );

@@ -2,9 +2,9 @@
 // its lifetime; anything else is closed with 4401. The hub then reaches the socket by user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { WS_UNAUTHORIZED_CLOSE_CODE } from '../../services/socket-hub';
+import { WS_LOGGED_OUT_CLOSE_CODE, WS_UNAUTHORIZED_CLOSE_CODE } from '../../services/socket-hub';
 import { WEBSOCKET_TOKEN_TTL_MS } from '../../services/sessions';
-import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
+import { TEST_PASSWORD, createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -68,6 +68,38 @@ describe('websocket tokens', () => {
     expect(await replay.closed).toBe(WS_UNAUTHORIZED_CLOSE_CODE);
     socket.terminate();
     otherSocket.terminate();
+  });
+
+  it("logout closes the login's open sockets and revokes its unspent tokens; another login's socket stays (issue 38 item 4)", async () => {
+    const user = await signUpAndLogIn(t.app);
+    const otherLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/',
+      remoteAddress: user.remoteAddress,
+      payload: { user_email: user.user_email, user_password: TEST_PASSWORD },
+    });
+    const other = `bearer ${otherLogin.json().result.access_token as string}`;
+    const open = await connect(`/api/ws_core/${await websocketToken(user.headers.authorization)}`);
+    const unspent = await websocketToken(user.headers.authorization);
+    const elsewhere = await connect(`/api/ws_core/${await websocketToken(other)}`);
+    let elsewhereClosed = false;
+    elsewhere.socket.on('close', () => (elsewhereClosed = true));
+
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout/',
+      cookies: { refresh_token: user.refreshCookie },
+    });
+    expect(logout.statusCode).toBe(200);
+    expect(await open.closed).toBe(WS_LOGGED_OUT_CLOSE_CODE);
+    const late = await connect(`/api/ws_core/${unspent}`);
+    expect(await late.closed).toBe(WS_UNAUTHORIZED_CLOSE_CODE);
+    // The trader's other login still gets its events.
+    const received = nextMessage(elsewhere.socket);
+    t.hub.sendToUser(user.user_uuid, { event: 'bad_event', message: { detail: 'still here' } });
+    expect(await received).toEqual({ event: 'bad_event', message: { detail: 'still here' } });
+    expect(elsewhereClosed).toBe(false);
+    elsewhere.socket.terminate();
   });
 
   it('closes with 4401 for an unknown or expired token', async () => {

@@ -10,7 +10,7 @@ import {
 } from '../../../../contracts';
 import { sumDecimals } from '../../../../shared-core/trade-core';
 import { createClientTrade, createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
-import { exportRowOf } from './history-export';
+import { exportRowOf, guardFormula, historyCsv } from './history-export';
 
 const DAY_ONE = Date.UTC(2026, 2, 14, 10, 0);
 const DAY_TWO = Date.UTC(2026, 2, 15, 9, 30);
@@ -142,5 +142,36 @@ describe('GET /api/trade/export_trades_history/', () => {
     expect(long.statusCode).toBe(400);
     expect(long.json().detail).toMatch(/shorter than 366 days/);
     expect((await exportOf(RANGE, {})).statusCode).toBe(401);
+  });
+});
+
+describe('the CSV stays one row per trade, and no text runs as a formula (issue 38 item 5)', () => {
+  const NASTY = [
+    'x\n=1+1',
+    'x\r\n=1+1,2',
+    'a "quoted" id,with,commas',
+    ' =1+1',
+    '\u00a0=1+1',
+    '\u3000+1',
+    '＝1+1',
+    '\u200b@SUM(A1)',
+    '\n-2+3',
+  ];
+
+  it('a line break, a quote or a separator in a field is quoted: parsed back, no new row and the same text', () => {
+    const base = exportRowOf(made[0]!);
+    const rows = NASTY.map((text) => ({ ...base, trade_order_id: text, symbol_name: text }));
+    const parsed = parse(historyCsv(rows), { relax_column_count: false }) as string[][];
+    expect(parsed).toHaveLength(1 + NASTY.length);
+    const column = HISTORY_EXPORT_COLUMNS.indexOf('trade_order_id');
+    expect(parsed.slice(1).map((record) => record[column])).toEqual(NASTY.map(guardFormula));
+    for (const record of parsed.slice(1)) expect(record).toHaveLength(HISTORY_EXPORT_COLUMNS.length);
+  });
+
+  it('guards formula starts after leading spaces, no-break and zero-width spaces, and in full-width forms', () => {
+    for (const text of NASTY.filter((item) => !item.startsWith('x') && !item.startsWith('a'))) {
+      expect(guardFormula(text), JSON.stringify(text)).toBe(`'${text}`);
+    }
+    for (const text of ['x\n=1+1', 'ETHUSDT', 'sdo1234', 'a=b']) expect(guardFormula(text)).toBe(text);
   });
 });

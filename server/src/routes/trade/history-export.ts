@@ -1,9 +1,10 @@
 // GET /api/trade/export_trades_history/ (issue 18 item 4; not in SPEC.md): the trades created in a range as a
 // CSV or JSON download (Content-Disposition: attachment). The rows are the history's (GET
 // /trade/get_trades_history/, the monitor's live fields on open trades), every value the exact string the
-// database holds; csv-stringify writes the CSV (RFC 4180 quoting, CRLF). Text a spreadsheet could run as a formula
-// (a field starting with = + - @, a tab or a carriage return) is prefixed with ' in the text columns only — the
-// numeric columns never are, so a negative PNL stays a number (docs/decisions.md "The cockpit").
+// database holds; csv-stringify writes the CSV (RFC 4180 quoting, CRLF; a field with a separator, a quote or any
+// line break is quoted). Text a spreadsheet could run as a formula (a field starting with = + - @ — after any
+// leading white space, or full-width — a tab or a carriage return) is prefixed with ' in the text columns only —
+// the numeric columns never are, so a negative PNL stays a number (docs/decisions.md "The cockpit").
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,7 +33,12 @@ const TEXT_COLUMNS = new Set<keyof HistoryExportRow>([
   'trade_stop_order_id',
 ]);
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A formula start (= + - @, a tab or a carriage return, issue 38 item 5) also after leading white space of any
+ * kind (spaces, no-break spaces, line breaks, zero-width and ideographic spaces: spreadsheets skip them) and in
+ * its full-width forms (＝ ＋ － ＠), which some spreadsheets read as the ASCII ones.
+ */
+const FORMULA_START = /^[\s\u200b\u2060\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r]/;
 
 /** OWASP's CSV-injection guard for a text field. */
 export function guardFormula(text: string): string {
@@ -78,7 +84,11 @@ export function historyCsv(rows: readonly HistoryExportRow[]): string {
       return TEXT_COLUMNS.has(column) ? guardFormula(value) : value;
     }),
   );
-  return stringify([HISTORY_EXPORT_COLUMNS, ...records], { record_delimiter: 'windows' });
+  // Records end with CRLF; a field holding a bare line break (or a CR) is quoted too, so it never starts a row.
+  return stringify([HISTORY_EXPORT_COLUMNS, ...records], {
+    record_delimiter: 'windows',
+    quoted_match: /[\r\n]/,
+  });
 }
 
 /** The file name: the range's calendar dates as the query wrote them (the trader's local days). */

@@ -78,6 +78,20 @@ describe('POST /api/user/', () => {
     expect(response.json()).toEqual({ detail: `user_nickname: ${AuthMessage.NICKNAME_CHARACTERS}` });
   });
 
+  it.each([
+    ['Hangul fillers only', '\u3164\u3164\u3164\u3164'],
+    ['blank Braille patterns only', '\u2800\u2800\u2800\u2800'],
+    ['combining grapheme joiners only', '\u034F\u034F\u034F\u034F'],
+    ['combining marks only', '\u0301\u0302\u0303\u0304'],
+    ['a name padded with a Hangul filler', 'ada\u3164\u3164'],
+    ['symbols and no letter or digit', '★★★★'],
+    ['a word of combining marks alone', 'ada \u0301\u0301\u0301'],
+  ])('refuses a nickname of %s (issue 38 item 6)', async (_what, user_nickname) => {
+    const response = await signup({ ...valid, user_email: 'sixth@example.com', user_nickname });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ detail: `user_nickname: ${AuthMessage.NICKNAME_VISIBLE}` });
+  });
+
   it('accepts letters of any script, marks, emoji and inner spaces', async () => {
     const response = await signup({
       ...valid,

@@ -8,6 +8,7 @@ const AUTH_MESSAGE_KEY: Readonly<Record<string, string>> = {
   [AuthMessage.PASSWORD_CHARACTERS]: 'validation.password_characters',
   [AuthMessage.NICKNAME_MIN]: 'validation.nickname_min',
   [AuthMessage.NICKNAME_CHARACTERS]: 'validation.nickname_characters',
+  [AuthMessage.NICKNAME_VISIBLE]: 'validation.nickname_visible',
   [AuthMessage.PASSWORDS_MUST_MATCH]: 'validation.passwords_must_match',
 };
 

@@ -1,0 +1,1 @@
+ALTER TABLE "websocket_tokens" ADD COLUMN "family_uuid" uuid;
