@@ -10,6 +10,7 @@ import { seedNeurons, symbolsByPair } from '../../engine/signal-store';
 import { lagScan } from '../../../../shared-core/trade-core-node';
 import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
 import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
+import { ANALYSIS_RUNNING } from './index';
 
 const BUCKET_MS = 5 * 60_000;
 const MINUTE_MS = 60_000;
@@ -248,6 +249,39 @@ describe('POST /api/analysis/get_analysis/', () => {
   it('answers 401 without a token', async () => {
     const response = await analyse({ datatime_start: iso(rangeStart), datatime_end: iso(rangeEnd) }, '');
     expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('one account cannot take the analyses for everyone (issue 38 item 1)', () => {
+  it('16 at once from one trader: one runs, the rest are refused at once (429, Retry-After); another trader is answered; the answer is kept for a repeat', async () => {
+    const hog = await signUpAndLogIn(t.app, 'hogger');
+    // Sixteen different ranges (a cached answer would not need a run), as the reproduction asked.
+    const ranges = Array.from({ length: 16 }, (_, i) => ({
+      datatime_start: iso(rangeStart + i * BUCKET_MS),
+      datatime_end: iso(rangeEnd),
+    }));
+    const neighbour = await signUpAndLogIn(t.app, 'neighbour');
+    const [answers, theirs] = await Promise.all([
+      Promise.all(ranges.map((range) => analyse(range, hog.headers.authorization))),
+      analyse(
+        { datatime_start: iso(rangeStart), datatime_end: iso(rangeEnd) },
+        neighbour.headers.authorization,
+      ),
+    ]);
+    const ran = answers.filter((answer) => answer.statusCode === 200);
+    const refused = answers.filter((answer) => answer.statusCode === 429);
+    expect(ran.length + refused.length).toBe(16);
+    expect(ran.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(14);
+    expect(refused[0]!.json().detail).toBe(ANALYSIS_RUNNING);
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.json().result).toEqual(await expectedAnswer(rangeStart, rangeEnd));
+    // Done, the same trader is answered again; a repeat of a range is the kept answer.
+    const again = await analyse(ranges[3]!, hog.headers.authorization);
+    expect(again.statusCode).toBe(200);
+    const repeat = await analyse(ranges[3]!, hog.headers.authorization);
+    expect(repeat.json()).toEqual(again.json());
   });
 });
 

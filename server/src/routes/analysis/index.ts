@@ -2,14 +2,50 @@
 // bitcoin's 5-minute returns over lags. Shapes and the series definitions in contracts/analysis.ts; the
 // computation in engine/analysis.ts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { analysisRequest, errorBody, getAnalysisAnswer } from '../../../../contracts';
+import { LRUCache } from 'lru-cache';
+import {
+  ANALYSIS_BUCKET_MS,
+  analysisRequest,
+  errorBody,
+  getAnalysisAnswer,
+  type AnalysisResult,
+} from '../../../../contracts';
 import { analyseRange, MarketDataUnavailableError } from '../../engine/analysis';
 import type { MarketFeed } from '../../engine/market-feed';
 import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 
+/**
+ * What traders share stays theirs (issue 38 item 1): an analysis reads a month of klines and signals, so one
+ * account running many at once held the event loop for every trader. Each trader has at most one running (a
+ * second is refused at once, 429), at most ANALYSES_AT_ONCE run in the process and the others wait their turn in
+ * arrival order (up to ANALYSES_WAITING; beyond, 429). An answer is kept ANSWER_TTL_MS for its bucket-aligned
+ * range, so the same analysis asked again (a reload, another trader) costs nothing.
+ */
+export const ANALYSES_AT_ONCE = 2;
+export const ANALYSES_WAITING = 32;
+const ANSWER_TTL_MS = 60_000;
+export const ANALYSIS_RUNNING = 'Your analysis is still running: try again when it is done';
+export const ANALYSIS_BUSY = 'The server is busy with analyses: try again in a few seconds';
+
 export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (app, { feed }) => {
   app.addHook('onRequest', app.authenticate);
+  const runningFor = new Set<string>();
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const answers = new LRUCache<string, AnalysisResult>({ max: 256, ttl: ANSWER_TTL_MS });
+
+  const slot = async (): Promise<() => void> => {
+    if (running >= ANALYSES_AT_ONCE) {
+      if (waiting.length >= ANALYSES_WAITING) throw new HttpError(429, ANALYSIS_BUSY);
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    running += 1;
+    return () => {
+      running -= 1;
+      waiting.shift()?.();
+    };
+  };
 
   app.post(
     '/get_analysis/',
@@ -19,21 +55,44 @@ export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async
         summary: "Correlation of the signals with bitcoin's 5-minute returns at lags of −24…24 buckets",
         security: bearerSecurity,
         body: analysisRequest,
-        response: { 200: getAnalysisAnswer, 400: errorBody, 401: errorBody, 503: errorBody },
+        response: { 200: getAnalysisAnswer, 400: errorBody, 401: errorBody, 429: errorBody, 503: errorBody },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const range = {
         startMs: Date.parse(request.body.datatime_start),
         endMs: Date.parse(request.body.datatime_end),
         nowMs: app.clock(),
       };
+      // The buckets the answer is made of: the same key, the same answer.
+      const key = [range.startMs, range.endMs, range.nowMs]
+        .map((ms) => Math.floor(ms / ANALYSIS_BUCKET_MS))
+        .join(':');
+      const known = answers.get(key);
+      if (known) return { result: known };
+      if (runningFor.has(request.userUuid)) {
+        reply.header('Retry-After', '2');
+        throw new HttpError(429, ANALYSIS_RUNNING);
+      }
+      runningFor.add(request.userUuid);
       try {
-        return { result: await analyseRange(app.db, feed, range) };
+        const release = await slot().catch((error: unknown) => {
+          reply.header('Retry-After', '5');
+          throw error;
+        });
+        try {
+          const result = await analyseRange(app.db, feed, range);
+          answers.set(key, result);
+          return { result };
+        } finally {
+          release();
+        }
       } catch (error) {
         if (!(error instanceof MarketDataUnavailableError)) throw error;
         request.log.warn({ err: error.cause }, 'analysis: klines unavailable');
         throw new HttpError(503, error.message);
+      } finally {
+        runningFor.delete(request.userUuid);
       }
     },
   );
