@@ -8,6 +8,7 @@
 //   one client cannot keep the scrypt slots busy. Kept in this process's memory on purpose: what it guards is
 //   this instance's CPU. The failed-login counters that must hold across instances live in the database.
 import fastifyHelmet from '@fastify/helmet';
+import { addressGroup } from '../services/address-group';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -68,6 +69,8 @@ export const securityPlugin = fp<SecurityOptions>(
       global: false,
       max: PASSWORD_REQUESTS_PER_MINUTE,
       timeWindow: 60_000,
+      // One budget per client: an IPv6 /64 is one (services/address-group.ts).
+      keyGenerator: (request) => addressGroup(request.ip),
       errorResponseBuilder: (_request, context) =>
         new HttpError(429, PASSWORD_RATE_DETAIL, Math.max(1, Math.ceil(context.ttl / 1000))),
     });

@@ -59,27 +59,39 @@ export class HashQueueFullError extends HttpError {
 
 let running = 0;
 const waiting: (() => void)[] = [];
+/**
+ * Logins from a browser where the trader logged in before (a login-device cookie, issue 38 item 3): served
+ * before the others when a slot frees, and not refused while this lane has room, so a flood of logins for
+ * unknown e-mails from many addresses cannot keep an owner out. The cookie proves an earlier success for that
+ * e-mail, so the lane tells an attacker nothing about which e-mails exist.
+ */
+const priorityWaiting: (() => void)[] = [];
+export const PRIORITY_QUEUE_LIMIT = 16;
 
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+async function withSlot<T>(work: () => Promise<T>, priority = false): Promise<T> {
   // A finishing hash hands its slot straight to the next waiter, so `running` never exceeds the limit.
   if (running < MAX_CONCURRENT) running += 1;
-  else if (waiting.length >= HASH_QUEUE_LIMIT) throw new HashQueueFullError();
+  else if (priority) {
+    if (priorityWaiting.length >= PRIORITY_QUEUE_LIMIT) throw new HashQueueFullError();
+    await new Promise<void>((resolve) => priorityWaiting.push(resolve));
+  } else if (waiting.length >= HASH_QUEUE_LIMIT) throw new HashQueueFullError();
   else await new Promise<void>((resolve) => waiting.push(resolve));
   try {
     return await work();
   } finally {
-    const next = waiting.shift();
+    const next = priorityWaiting.shift() ?? waiting.shift();
     if (next) next();
     else running -= 1;
   }
 }
 
 /** Whether a hash asked for now would be refused: lets a caller skip work it would have to undo. */
-export function hashQueueFull(): boolean {
-  return running >= MAX_CONCURRENT && waiting.length >= HASH_QUEUE_LIMIT;
+export function hashQueueFull(priority = false): boolean {
+  if (running < MAX_CONCURRENT) return false;
+  return priority ? priorityWaiting.length >= PRIORITY_QUEUE_LIMIT : waiting.length >= HASH_QUEUE_LIMIT;
 }
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+function derive(password: string, salt: Buffer, options: ScryptOptions, priority = false): Promise<Buffer> {
   return withSlot(
     () =>
       new Promise<Buffer>((resolve, reject) => {
@@ -91,6 +103,7 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
           (error, key) => (error ? reject(error) : resolve(key)),
         );
       }),
+    priority,
   );
 }
 
@@ -103,15 +116,16 @@ export async function hashPassword(password: string): Promise<string> {
   return encode(salt, await derive(password, salt, made), made);
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, priority = false): Promise<boolean> {
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password, Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
+  const key = await derive(
+    password,
+    Buffer.from(salt, 'base64url'),
+    { N: Number(n), r: Number(r), p: Number(p) },
+    priority,
+  );
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

@@ -18,6 +18,7 @@ import {
 import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
 import { HashQueueFullError, hashQueueFull } from '../../services/password';
+import { addressGroup } from '../../services/address-group';
 import { RateLimiter } from '../../services/rate-limiter';
 import { REFRESH_TOKEN_TTL_MS, WEBSOCKET_TOKEN_TTL_MS } from '../../services/sessions';
 import { checkCredentials, findUser, normalizeEmail, userTradeTokenKey } from '../../services/users';
@@ -45,6 +46,15 @@ function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: s
   });
 }
 
+/**
+ * The login-device cookie (issue 38 item 3): set after a successful login, it lets this browser's next logins
+ * as that e-mail skip ahead of a flood in the hashing queue. Its value is a keyed digest of the e-mail under a
+ * server-only key, so nobody can make one for an e-mail they never logged in as.
+ */
+const DEVICE_COOKIE = 'login_device';
+const DEVICE_COOKIE_PATH = '/api/auth/login/';
+const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
 function clearRefreshCookie(reply: FastifyReply) {
   reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'strict' });
 }
@@ -71,10 +81,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ hub: SocketHub }> = async (app,
     },
     async (request, reply) => {
       const email = normalizeEmail(request.body.user_email);
+      const deviceProof = app.secretBox.digest('login device', email);
+      const knownDevice = request.cookies[DEVICE_COOKIE] === deviceProof;
       // Refused before anything is counted: a busy server is not a failed attempt.
-      if (hashQueueFull()) throw new HashQueueFullError();
-      // Both attempts are counted before the hash (reserve, then settle), the address first.
-      const byAddress = await addressLimiter.reserve(request.ip);
+      if (hashQueueFull(knownDevice)) throw new HashQueueFullError();
+      // Both attempts are counted before the hash (reserve, then settle), the address first (IPv6 by /64).
+      const byAddress = await addressLimiter.reserve(addressGroup(request.ip));
       if (!byAddress) throw new HttpError(429, LOGIN_ADDRESS_BLOCKED);
       const byEmail = await loginLimiter.reserve(email);
       if (!byEmail) {
@@ -83,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ hub: SocketHub }> = async (app,
       }
       let user;
       try {
-        user = await checkCredentials(app.db, email, request.body.user_password);
+        user = await checkCredentials(app.db, email, request.body.user_password, knownDevice);
       } catch (error) {
         // Not tried (the queue filled meanwhile, or the database failed): not a failure.
         await addressLimiter.release(byAddress);
@@ -102,6 +114,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ hub: SocketHub }> = async (app,
       await loginLimiter.reset(email);
       const sessionUuid = randomUUID();
       setRefreshCookie(request, reply, await app.sessions.issueRefreshToken(user.user_uuid, sessionUuid));
+      reply.setCookie(DEVICE_COOKIE, deviceProof, {
+        path: DEVICE_COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: request.protocol === 'https',
+        maxAge: DEVICE_COOKIE_MAX_AGE_S,
+      });
       const accessToken = await app.issueAccessToken(user.user_uuid, sessionUuid);
       return { result: { token_type: TOKEN_TYPE, access_token: accessToken } };
     },

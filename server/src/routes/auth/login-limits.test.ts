@@ -144,6 +144,55 @@ describe('the hashing queue is bounded', () => {
   });
 });
 
+describe('login stays open to its owner under a sustained flood (issue 38 item 3)', () => {
+  it('eight loops of unknown-e-mail logins from rotating addresses: a trader back in a browser that logged in before gets in at the first try, every time', async () => {
+    const trader = await signUpAndLogIn(t.app);
+    // The earlier login of this browser left its login-device cookie.
+    const earlier = await login(trader.user_email, TEST_PASSWORD, trader.remoteAddress);
+    const device = earlier.response.cookies.find((cookie) => cookie.name === 'login_device');
+    expect(device?.value).toBeTruthy();
+    expect(device?.httpOnly).toBe(true);
+    let flooding = true;
+    let sent = 0;
+    let refused = 0;
+    const loops = Array.from({ length: 8 }, async (_, loop) => {
+      while (flooding) {
+        sent += 1;
+        const { response } = await login(
+          `flood.${loop}.${sent}@example.com`,
+          WRONG,
+          `198.19.${loop}.${(sent % 250) + 1}`,
+        );
+        if (response.statusCode === 429) {
+          refused += 1;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        const answer = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login/',
+          payload: { user_email: trader.user_email, user_password: TEST_PASSWORD },
+          remoteAddress: trader.remoteAddress,
+          cookies: { login_device: device!.value },
+        });
+        expect(answer.statusCode, answer.body).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+    } finally {
+      flooding = false;
+      await Promise.all(loops);
+    }
+    console.info(
+      `login flood: ${sent} unknown-e-mail logins, ${refused} refused busy; the owner got in 4 of 4`,
+    );
+    expect(refused).toBeGreaterThan(0);
+  });
+});
+
 describe('password routes have a per-address request rate', () => {
   it(`refuses the ${PASSWORD_REQUESTS_PER_MINUTE + 1}th login or sign-up request of a minute with 429`, async () => {
     const address = '198.18.2.1';
