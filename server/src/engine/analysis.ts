@@ -15,6 +15,8 @@ import type { Candle } from './candles';
 import type { MarketFeed } from './market-feed';
 
 const BUCKET = { name: '5m', ms: ANALYSIS_BUCKET_MS } as const;
+/** The signals of a range are read this much at a time (a multiple of the bucket: no bucket is split). */
+const READ_CHUNK_MS = 24 * 60 * 60 * 1000;
 
 const EMPTY_ANALYSIS: AnalysisResult = {
   lag_price_list: [],
@@ -111,10 +113,16 @@ async function buildAnalysisSeries(
     series.sell.push(0);
     series.price.push(candle ? bucketReturn(candle, byOpenTime.get(start - ANALYSIS_BUCKET_MS)) : 0);
   }
-  for (const row of await publishedSignals(db, from, to + ANALYSIS_BUCKET_MS)) {
-    const index = Math.floor((row.created_at.getTime() - from) / ANALYSIS_BUCKET_MS);
-    const counts = row.direction === 'BUY' ? series.buy : row.direction === 'SELL' ? series.sell : undefined;
-    if (counts && index >= 0 && index < counts.length) counts[index] = (counts[index] ?? 0) + 1;
+  // A day at a time, the event loop free between days (issue 38 item 1): PGlite runs in this process, so one
+  // month-long read would hold every other trader's request for its whole length.
+  for (let dayFrom = from; dayFrom < to + ANALYSIS_BUCKET_MS; dayFrom += READ_CHUNK_MS) {
+    const dayTo = Math.min(dayFrom + READ_CHUNK_MS, to + ANALYSIS_BUCKET_MS);
+    for (const row of await publishedSignals(db, dayFrom, dayTo)) {
+      const index = Math.floor((row.created_at.getTime() - from) / ANALYSIS_BUCKET_MS);
+      const counts = row.direction === 'BUY' ? series.buy : row.direction === 'SELL' ? series.sell : undefined;
+      if (counts && index >= 0 && index < counts.length) counts[index] = (counts[index] ?? 0) + 1;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return series;
 }
