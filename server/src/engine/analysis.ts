@@ -119,7 +119,8 @@ async function buildAnalysisSeries(
     const dayTo = Math.min(dayFrom + READ_CHUNK_MS, to + ANALYSIS_BUCKET_MS);
     for (const row of await publishedSignals(db, dayFrom, dayTo)) {
       const index = Math.floor((row.created_at.getTime() - from) / ANALYSIS_BUCKET_MS);
-      const counts = row.direction === 'BUY' ? series.buy : row.direction === 'SELL' ? series.sell : undefined;
+      const counts =
+        row.direction === 'BUY' ? series.buy : row.direction === 'SELL' ? series.sell : undefined;
       if (counts && index >= 0 && index < counts.length) counts[index] = (counts[index] ?? 0) + 1;
     }
     await new Promise((resolve) => setImmediate(resolve));
