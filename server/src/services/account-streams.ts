@@ -18,6 +18,7 @@ import { trades } from '../db/schema-trades';
 import { AccountEvents, type AccountEventsOptions } from './account-events';
 import { budgetedFetch } from './exchange-transport';
 import { followedApiKey, type FollowedAccountRow } from './followed-accounts';
+import { HOUSE_USER_UUID } from './house';
 import { onTradeWrite } from './trades';
 import type { SecretBox } from './secret-box';
 
@@ -179,6 +180,9 @@ export class AccountStreams {
         and(
           eq(platforms.enabled, true),
           ne(platforms.user_stream_url, ''),
+          // The house records its own trades (engine/house-follower.ts), and it trades every signal: following it
+          // would spend the process's event loop and database on every house fill for nobody away.
+          ne(followedAccounts.user_uuid, HOUSE_USER_UUID),
           exists(
             db
               .select({ one: sql`1` })
