@@ -39,6 +39,8 @@ export const TRADE_PREFERENCE_BOUNDS = {
   trade_exits_on_exchange: { min: 0, max: 1, step: 1, decimals: 0 },
   /** Issue 37: 1 the server follows client-mode accounts while the trader is away, 0 it does not. */
   trade_follow_when_away: { min: 0, max: 1, step: 1, decimals: 0 },
+  /** Issue 39: 1 Close (×) closes at once, 0 (default) it asks first. */
+  trade_one_click_close: { min: 0, max: 1, step: 1, decimals: 0 },
 } as const satisfies Record<string, PreferenceBound>;
 
 /** The global preferences that are risk limits (0 = OFF). */
@@ -117,6 +119,11 @@ export const tradePreferences = z
      * server always sends it.
      */
     trade_follow_when_away: z.union([z.literal(0), z.literal(1)]).optional(),
+    /**
+     * Issue 39: 0 (default) Close (×) on an open trade asks first; 1 "one-click close" closes at once. Optional on
+     * the wire for producers from before it; the server always sends it.
+     */
+    trade_one_click_close: z.union([z.literal(0), z.literal(1)]).optional(),
   })
   .meta({ id: 'TradePreferences' });
 export type TradePreferences = z.infer<typeof tradePreferences>;
@@ -131,6 +138,7 @@ export const setTradePreferencesBody = tradePreferences
     trade_daily_loss_limit: true,
     trade_exits_on_exchange: true,
     trade_follow_when_away: true,
+    trade_one_click_close: true,
   })
   .meta({ id: 'SetTradePreferencesBody' });
 export type SetTradePreferencesBody = z.infer<typeof setTradePreferencesBody>;

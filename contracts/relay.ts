@@ -20,6 +20,26 @@ export const RELAYED_CALLS = {
   '/fapi/v1/leverageBracket': ['GET'],
 } as const satisfies Record<string, readonly RelayMethod[]>;
 export type RelayedPath = keyof typeof RELAYED_CALLS;
+
+/**
+ * Issue 39: the answers the page expects on every open and close and reads as "already so": the exchange's "no
+ * change needed" to a setting (SPEC.md §4: margin type ISOLATED -4046, one-way mode -4059) and "no such order"
+ * to a look-up by client id (-2013: this signal's opening order, a stop), and "use the Algo Order API" to a STOP
+ * (-4120). Binance sends them as HTTP 400, which a
+ * browser logs as a failed request each time; the relay answers them 200 with the exchange's body unchanged (the
+ * code and its message, which the exchange client still reads, so nothing else changes) and the exchange's own
+ * status in RELAY_EXCHANGE_STATUS_HEADER. Only these codes on these calls: any other answer keeps its status.
+ */
+export const RELAY_NO_CHANGE_ANSWERS: Readonly<Record<string, number>> = {
+  'POST /fapi/v1/marginType': -4046,
+  'POST /fapi/v1/positionSide/dual': -4059,
+  'GET /fapi/v1/order': -2013,
+  // A STOP on the old path (binance-fapi.md: conditional orders moved to the Algo Order API): the page's first
+  // stop of a session learns the route from it and places the stop there (exchange-client placeStopOrder).
+  'POST /fapi/v1/order': -4120,
+  'GET /fapi/v1/algoOrder': -2013,
+};
+export const RELAY_EXCHANGE_STATUS_HEADER = 'x-signaldesk-exchange-status';
 export type RelayMethod = 'GET' | 'POST' | 'DELETE';
 
 /** Path parameters of a relayed request: the platform whose exchange it goes to. */

@@ -1,4 +1,5 @@
 import { useLayoutEffect } from 'react';
+import { CloseConfirmDialog } from '../features/trades/components/close-confirm-dialog';
 import { PinRequestDialog } from './pin-request-dialog';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
@@ -66,6 +67,7 @@ export function Layout() {
       <NotificationHistory />
       <NotificationList />
       <PinRequestDialog />
+      <CloseConfirmDialog />
       <LoginModal isOpen={auth_dialog === AuthDialog.LOGIN} onClose={closeAuthDialog} />
       <SignupModal isOpen={auth_dialog === AuthDialog.SIGNUP} onClose={closeAuthDialog} />
       {user ? <SignalTrendModal /> : null}

@@ -20,7 +20,15 @@ import {
   tradeTokensStore,
 } from '../stores/trade-tokens-store';
 import { ExchangeClient } from '../../shared-core/exchange-client';
-import { addToken, forgetPinCode, loadBalance, revokeToken, savePinCode } from './platform-keys';
+import {
+  addToken,
+  forgetPinCode,
+  loadBalance,
+  loadBalances,
+  revokeToken,
+  savePinCode,
+} from './platform-keys';
+import { ApiError, ApiErrorKind } from '../lib/api-client';
 
 const api = vi.hoisted(() => ({
   getTradeToken: vi.fn(),
@@ -233,5 +241,35 @@ describe('server mode', () => {
     expect(pinCodeStore.pin_code_by_platform_uuid[PLATFORM]).toBeUndefined();
     expect(getTradeTokenLevel(PLATFORM)).toBe(TradeTokenLevel.NO_TRADE_TOKEN);
     expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toBeUndefined();
+  });
+
+  test('a token revoked elsewhere (404) or a wrong PIN (403) stops the balance poll until the trader acts (issue 39)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    api.getTradeToken.mockResolvedValue(record);
+    api.getAccountBalance.mockResolvedValue(BALANCE);
+    await savePinCode(PLATFORM, '12345');
+    await vi.waitFor(() => expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toEqual(BALANCE));
+    api.getAccountBalance.mockClear();
+    api.getAccountBalance.mockRejectedValue(
+      new ApiError(ApiErrorKind.HTTP_ERROR, 'Trade token not found', 404),
+    );
+    await loadBalance(PLATFORM);
+    expect(api.getAccountBalance).toHaveBeenCalledTimes(1);
+    expect(getTradeTokenLevel(PLATFORM)).toBe(TradeTokenLevel.NO_TRADE_TOKEN);
+    expect(pinCodeStore.pin_code_by_platform_uuid[PLATFORM]).toBeUndefined();
+    await loadBalances();
+    await loadBalance(PLATFORM);
+    expect(api.getAccountBalance).toHaveBeenCalledTimes(1);
+
+    // A wrong PIN: the level says so and the poll waits for the PIN to be entered again.
+    api.getAccountBalance.mockResolvedValue(BALANCE);
+    await savePinCode(PLATFORM, '12345');
+    await vi.waitFor(() => expect(balancesStore.balance_by_platform_uuid[PLATFORM]).toEqual(BALANCE));
+    api.getAccountBalance.mockClear();
+    api.getAccountBalance.mockRejectedValue(new ApiError(ApiErrorKind.HTTP_ERROR, 'WRONG_PIN_CODE', 403));
+    await loadBalance(PLATFORM);
+    expect(getTradeTokenLevel(PLATFORM)).toBe(TradeTokenLevel.WRONG_PIN_CODE);
+    await loadBalance(PLATFORM);
+    expect(api.getAccountBalance).toHaveBeenCalledTimes(1);
   });
 });

@@ -3,6 +3,7 @@
 // balance that follows a PIN or a token is the app's rule (app/platform-keys.ts).
 import { proxy } from 'valtio';
 import { TradeSide } from '../../contracts/preferences';
+import { TradeTokenMessage } from '../../contracts/trade-tokens';
 import { PIN_CODE_LENGTH } from '../config/constants';
 import { ApiError } from '../lib/api-client';
 import { authStore } from './auth-store';
@@ -205,6 +206,24 @@ export async function revokePlatformTradeToken(platformUuid: string): Promise<vo
   deletePinCode(platformUuid);
   forgetExchangeKey(platformUuid);
   setState(platformUuid, { level: TradeTokenLevel.NO_TRADE_TOKEN });
+}
+
+/**
+ * The server answered a server-mode read of this platform that its token is gone (revoked in another tab or
+ * device: 404) or that the PIN is wrong (403). The level says so, so nothing keeps reading with it (issue 39:
+ * the balance poll stops) until the trader adds a token or enters the PIN again; a gone token's PIN goes too,
+ * as a revoke here forgets it.
+ */
+export function serverRefusedToken(platformUuid: string, status: 403 | 404): void {
+  if (status === 404) {
+    deletePinCode(platformUuid);
+    setState(platformUuid, { level: TradeTokenLevel.NO_TRADE_TOKEN });
+  } else {
+    setState(platformUuid, {
+      level: TradeTokenLevel.WRONG_PIN_CODE,
+      message: TradeTokenMessage.WRONG_PIN_CODE,
+    });
+  }
 }
 
 export function resetTradeTokensStore(): void {

@@ -99,8 +99,16 @@ test('a new trader signs up, sets a PIN, creates a paper account and sees a bala
   await screenshot(page, 'accounts-preferences-light-ua');
   await page.getByTestId('language-en').click();
 
-  // Revoke clears the token and the PIN.
+  // Revoke asks first (issue 39): Cancel keeps the token; yes clears the token and the PIN.
   await card.getByRole('button', { name: 'Revoke Trade Token' }).click();
+  await page.getByTestId('trade-token-revoke-question').waitFor();
+  expect(await page.getByTestId('trade-token-revoke-question').innerText()).toContain('Paper Futures');
+  await screenshot(page, 'accounts-revoke-question');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await page.getByTestId('trade-token-revoke-question').waitFor({ state: 'detached' });
+  expect(await card.getByTestId('trade-token-status').innerText()).toBe('AVAILABLE');
+  await card.getByRole('button', { name: 'Revoke Trade Token' }).click();
+  await page.getByTestId('trade-token-revoke-confirm').click();
   await expect.poll(() => card.getByTestId('trade-token-status').innerText()).toBe('NO TRADE TOKEN');
   await card.getByRole('button', { name: 'Enter PIN Code' }).waitFor();
 
@@ -237,6 +245,7 @@ test('in server mode the token is kept by the server, sealed, unlocked with the 
     .filter({ hasText: 'Paper Futures' })
     .getByRole('button', { name: 'Revoke Trade Token' })
     .click();
+  await page.getByTestId('trade-token-revoke-confirm').click();
   await expect.poll(() => statusOf(page)).toBe('NO TRADE TOKEN');
   expect(errors).toEqual([]);
   await page.close();

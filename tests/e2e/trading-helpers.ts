@@ -511,6 +511,7 @@ export async function openTraderSession(
     minimalAccuracy = 100,
     exitsOnExchange = false,
     followWhenAway = false,
+    oneClickClose = true,
     signalOptions,
   }: {
     name: string;
@@ -534,6 +535,11 @@ export async function openTraderSession(
      * followed whatever it says.
      */
     followWhenAway?: boolean;
+    /**
+     * trade_one_click_close (issue 39): on here unless asked, so the files that close by hand click Close once;
+     * screens.test.ts keeps the product's default (off: Close asks first).
+     */
+    oneClickClose?: boolean;
     signalOptions?: Parameters<typeof storedSignals>[3];
   },
 ): Promise<TraderSession> {
@@ -562,6 +568,7 @@ export async function openTraderSession(
     trade_in_server_side: serverSide ? 1 : 0,
     trade_exits_on_exchange: exitsOnExchange ? 1 : 0,
     trade_follow_when_away: followWhenAway ? 1 : 0,
+    trade_one_click_close: oneClickClose ? 1 : 0,
   });
   await page.reload();
   await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });

@@ -418,9 +418,10 @@ export async function openTradeFromSignal(page: Page, feed: SignalFeed, signal: 
   await expect.poll(() => page.getByTestId('trade-row').count(), { timeout: 30_000 }).toBeGreaterThan(rows);
 }
 
-/** On /trading: closes the last open-trade row by hand and waits for it to go. */
+/** On /trading: closes the last open-trade row by hand (yes to Close's question, issue 39) and waits for it to go. */
 export async function closeLastTrade(page: Page): Promise<void> {
   const rows = await page.getByTestId('trade-row').count();
   await page.getByTestId('trade-row').last().getByTestId('trade-close').click({ timeout: 15_000 });
+  await page.getByTestId('close-confirm').click({ timeout: 15_000 });
   await expect.poll(() => page.getByTestId('trade-row').count(), { timeout: 30_000 }).toBeLessThan(rows);
 }

@@ -160,6 +160,8 @@ export const tradePreferences = pgTable('trade_preferences', {
    * user data stream while no page is open (the API key only; it can place no order), 0 it does not.
    */
   trade_follow_when_away: integer('trade_follow_when_away').notNull().default(1),
+  /** Issue 39: 0 (default) Close (×) asks first, 1 "one-click close". */
+  trade_one_click_close: integer('trade_one_click_close').notNull().default(0),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -30,6 +30,7 @@ export const DEFAULT_TRADE_PREFERENCES: TradePreferences = {
   trade_daily_loss_limit: 0,
   trade_exits_on_exchange: 1,
   trade_follow_when_away: 1,
+  trade_one_click_close: 0,
 };
 
 /** Saved values, or the defaults with the leverage capped by the platform's maximum. */
@@ -100,6 +101,7 @@ export async function getTradePreferences(db: Database, userUuid: string): Promi
     trade_daily_loss_limit: row.trade_daily_loss_limit,
     trade_exits_on_exchange: row.trade_exits_on_exchange === 0 ? 0 : 1,
     trade_follow_when_away: row.trade_follow_when_away === 0 ? 0 : 1,
+    trade_one_click_close: row.trade_one_click_close === 1 ? 1 : 0,
   };
 }
 
@@ -117,6 +119,7 @@ export async function setTradePreferences(
     trade_daily_loss_limit: values.trade_daily_loss_limit ?? current.trade_daily_loss_limit,
     trade_exits_on_exchange: values.trade_exits_on_exchange ?? current.trade_exits_on_exchange,
     trade_follow_when_away: values.trade_follow_when_away ?? current.trade_follow_when_away ?? 1,
+    trade_one_click_close: values.trade_one_click_close ?? current.trade_one_click_close ?? 0,
   };
   await db
     .insert(tradePreferences)

@@ -17,6 +17,7 @@ import {
 } from '../../features/history/history-store';
 import { HistoryExport } from '../../features/history/components/history-export';
 import '../../features/history/components/history.css';
+import { TradeOrigin } from '../../features/trades/components/trade-origin';
 
 /** Whole minutes from open to close, rounded; undefined while the trade is open (the export's too). */
 export const durationMinutes = tradeDurationMinutes;
@@ -86,7 +87,12 @@ function HistoryNetCell({ pnl, roe }: { pnl: string | null | undefined; roe: str
   const { t } = useTranslation();
   if (pnl === null || pnl === undefined) {
     return (
-      <td className="is-numeric" data-testid="history-pnl-net">
+      <td
+        className="is-numeric"
+        data-testid="history-pnl-net"
+        data-col="net"
+        data-label={t('history.column.net')}
+      >
         —
       </td>
     );
@@ -96,6 +102,8 @@ function HistoryNetCell({ pnl, roe }: { pnl: string | null | undefined; roe: str
       className={`is-numeric ${signTone(pnl)}`}
       title={t('history.net_tooltip')}
       data-testid="history-pnl-net"
+      data-col="net"
+      data-label={t('history.column.net')}
     >
       {formatFixed(pnl, PNL_DECIMALS)}
       {roe === null || roe === undefined ? null : (
@@ -113,29 +121,49 @@ function HistoryRow({ trade }: { trade: Trade }) {
   const minutes = durationMinutes(trade);
   return (
     <tr data-testid="history-row">
-      <td>
+      <td data-col="coin">
         <span className="trade-coin">
           <span className="trade-coin-name" title={trade.symbol.symbol_pair}>
             {trade.symbol.symbol_name}
           </span>
           <TradeDirection direction={trade.trade_direction} />
         </span>
+        <span className="trade-chips">
+          <TradeOrigin trade={trade} />
+        </span>
       </td>
-      <td className="is-numeric">{formatFixed(trade.trade_open_price, precision)}</td>
-      <td className="is-numeric">
+      <td className="is-numeric" data-col="open" data-label={t('history.column.open')}>
+        {formatFixed(trade.trade_open_price, precision)}
+      </td>
+      <td className="is-numeric" data-col="close" data-label={t('history.column.close')}>
         {trade.trade_close_price === null ? '—' : formatFixed(trade.trade_close_price, precision)}
       </td>
-      <td className="is-numeric">{formatFixed(trade.trade_margin, MARGIN_DECIMALS)}</td>
-      <td className="is-numeric">{trade.trade_quantity}</td>
-      <td className={`is-numeric ${signTone(trade.trade_pnl_current)}`}>
+      <td className="is-numeric" data-col="margin" data-label={t('history.column.margin')}>
+        {formatFixed(trade.trade_margin, MARGIN_DECIMALS)}
+      </td>
+      <td className="is-numeric" data-col="quantity" data-label={t('history.column.quantity')}>
+        {trade.trade_quantity}
+      </td>
+      <td
+        className={`is-numeric ${signTone(trade.trade_pnl_current)}`}
+        data-col="pnl"
+        data-label={t('history.column.pnl')}
+        data-testid="history-pnl"
+      >
         {formatFixed(trade.trade_pnl_current, PNL_DECIMALS)}
       </td>
-      <td className={`is-numeric ${signTone(trade.trade_roe_current)}`}>
+      <td
+        className={`is-numeric ${signTone(trade.trade_roe_current)}`}
+        data-col="roe"
+        data-label={t('history.column.roe')}
+      >
         {formatFixed(trade.trade_roe_current, PNL_DECIMALS)}
       </td>
       <HistoryNetCell pnl={trade.trade_pnl_net} roe={trade.trade_roe_net} />
-      <td>{formatDateTime(trade.trade_create_timestamp)}</td>
-      <td>
+      <td data-col="start" data-label={t('history.column.start')}>
+        {formatDateTime(trade.trade_create_timestamp)}
+      </td>
+      <td data-col="finish" data-label={t('history.column.finish')}>
         {trade.trade_close_timestamp ? formatDateTime(trade.trade_close_timestamp) : '—'}
         {minutes === undefined ? null : (
           <span className="muted history-duration" data-testid="history-duration">
@@ -143,7 +171,7 @@ function HistoryRow({ trade }: { trade: Trade }) {
           </span>
         )}
       </td>
-      <td>
+      <td data-col="status">
         <StatusBadge status={trade.trade_status} testId="history-status" />
         {trade.trade_close_cause ? (
           // Issue 37: why the exchange closed it outside Signaldesk (by hand, liquidation, ADL).

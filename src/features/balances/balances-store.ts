@@ -18,6 +18,8 @@ import { getPinCode, pinCodeStore } from '../../stores/pin-code-store';
 import { withPlatformExchange } from '../../stores/platform-exchange';
 import { readTokenEnvelope } from '../../stores/token-storage';
 import { getAccountBalance } from './api/get-account-balance';
+import { ApiError } from '../../lib/api-client';
+import { serverRefusedToken, tradeTokensStore } from '../../stores/trade-tokens-store';
 
 interface BalancesState {
   balance_by_platform_uuid: Record<string, AccountBalance>;
@@ -57,7 +59,18 @@ async function readBalance(
   const pinCode = getPinCode(platformUuid);
   if (!pinCode) return undefined;
   if (tradeSide() === TradeSide.SERVER) {
-    return getAccountBalance({ pin_code: pinCode, platform_uuid: platformUuid });
+    // The server said the token is gone or the PIN wrong (serverRefusedToken): no read until that changes.
+    const level = tradeTokensStore.token_by_platform_uuid[platformUuid]?.level;
+    if (level === TradeTokenLevel.NO_TRADE_TOKEN || level === TradeTokenLevel.WRONG_PIN_CODE)
+      return undefined;
+    try {
+      return await getAccountBalance({ pin_code: pinCode, platform_uuid: platformUuid });
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+        serverRefusedToken(platformUuid, error.status);
+      }
+      throw error;
+    }
   }
   const platform = platformsStore.platform_dict[platformUuid];
   // The client-side method runs only on a platform where trading is available, with a PIN and a user.

@@ -70,6 +70,16 @@ export function requestPinToClose(tradeUuid: string): void {
 }
 
 /**
+ * Close (×) asks first (issue 39): the trade whose Close waits for the trader's yes in the confirm dialog, unless
+ * the trader turned on one-click close (trade_one_click_close).
+ */
+export const closeConfirmStore = proxy<{ trade_uuid: string | null }>({ trade_uuid: null });
+
+export function requestCloseConfirm(tradeUuid: string): void {
+  closeConfirmStore.trade_uuid = tradeUuid;
+}
+
+/**
  * A trade as setOpenTrades takes it: the wire Trade. Callers that only index and count (the page title's
  * tests) may pass just the index fields; the sums read missing money fields as 0.
  */

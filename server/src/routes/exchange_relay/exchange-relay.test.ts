@@ -21,6 +21,7 @@ import { DEFAULT_WEIGHT_LIMIT, NEW_KEY_WEIGHT, READ_SHARE } from '../../services
 import { createLogger } from '../../services/logger';
 import { BINANCE_PLATFORM_UUID, PAPER_PLATFORM_UUID } from '../../services/platforms';
 import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
+import { RELAY_EXCHANGE_STATUS_HEADER } from '../../../../contracts';
 
 const RATE_LIMIT = 120;
 let exchange: PaperExchangeHandle;
@@ -158,7 +159,6 @@ describe('the exchange budget under a flood of made-up keys (issue 33)', () => {
     const { client, sent } = relayClient(account, third);
     expect((await client.getAccount()).total_wallet_balance).toBe(5000);
     await openAndClose(client, 'ADAUSDT', { price: 4, quantity: 0 });
-    // (Its 400s are the exchange's "already so" answers the flow expects, -4046 and -4059.)
     expect(sent.map((answer) => answer.status).filter((status) => status === 429 || status === 418)).toEqual(
       [],
     );
@@ -171,6 +171,36 @@ describe('the exchange budget under a flood of made-up keys (issue 33)', () => {
 });
 
 describe('exchange relay', () => {
+  it('answers the exchange\'s "already so" (-4046, -4059, -2013 on a look-up) as 200 with its body (issue 39); other errors keep their status', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const account = exchange.admin.createAccount('5000');
+    const { client, sent } = relayClient(account);
+    // Twice: the first open may change the settings, the second finds them set (-4046, -4059 from the exchange).
+    await openAndClose(client, 'ETHUSDT', { price: 2, quantity: 3 });
+    await openAndClose(client, 'ETHUSDT', { price: 2, quantity: 3 });
+    expect(sent.filter((answer) => answer.status >= 400).map((answer) => answer.url)).toEqual([]);
+    const noChange = sent.filter((answer) => answer.headers.get(RELAY_EXCHANGE_STATUS_HEADER) === '400');
+    const codes = await Promise.all(
+      noChange.map(async (answer) => ((await answer.json()) as { code: number }).code),
+    );
+    // The second open's settings, and each open's look-up of its signal's opening order (none yet).
+    // (-4120 only while this process has not learnt the stop route yet: an earlier test may have.)
+    expect(codes).toEqual(expect.arrayContaining([-4046, -4059, -2013]));
+    expect(codes.filter((code) => ![-4046, -4059, -2013, -4120].includes(code))).toEqual([]);
+    // An unknown symbol on the same call is an error the exchange answers 400, and so does the relay.
+    const query = signedQuery(account, [
+      ['symbol', 'NOPEUSDT'],
+      ['marginType', 'ISOLATED'],
+    ]);
+    const refused = await fetch(`${relayBase()}/fapi/v1/marginType?${query}`, {
+      method: 'POST',
+      headers: { 'x-mbx-apikey': account.apiKey, authorization: traderA.headers.authorization },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get(RELAY_EXCHANGE_STATUS_HEADER)).toBeNull();
+    expect(((await refused.json()) as { code: number }).code).not.toBe(-4046);
+  });
+
   it("opens, reads and closes a trade through the relay: the exchange's answers and rate-limit headers come back", async () => {
     exchange.admin.setPrice('ETHUSDT', '3000');
     const account = exchange.admin.createAccount('5000');
@@ -233,7 +263,8 @@ describe('exchange relay', () => {
     expect(relayedError.message).toBe(directError.message);
 
     // -4164: a notional under the symbol's minimum; -4120: a STOP on the old path. The bodies as the exchange
-    // wrote them.
+    // wrote them; the status too, except -4120's, which the page expects (RELAY_NO_CHANGE_ANSWERS): 200, with the
+    // exchange's status in its header.
     exchange.admin.setPrice('XRPUSDT', '2.5');
     for (const params of [
       [
@@ -260,8 +291,12 @@ describe('exchange relay', () => {
         method: 'POST',
         headers: { 'x-mbx-apikey': account.apiKey },
       });
-      expect(relayed.status).toBe(straight.status);
-      expect(await relayed.text()).toBe(await straight.text());
+      const body = await straight.text();
+      const expected = JSON.parse(body).code === -4120 ? 200 : straight.status;
+      expect(straight.status).toBe(400);
+      expect(relayed.status).toBe(expected);
+      expect(relayed.headers.get(RELAY_EXCHANGE_STATUS_HEADER)).toBe(expected === 200 ? '400' : null);
+      expect(await relayed.text()).toBe(body);
     }
   });
 

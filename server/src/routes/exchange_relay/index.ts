@@ -10,6 +10,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   RELAYED_CALLS,
+  RELAY_EXCHANGE_STATUS_HEADER,
+  RELAY_NO_CHANGE_ANSWERS,
   RELAY_QUERY_PATTERN,
   egressIpAnswer,
   errorBody,
@@ -127,8 +129,25 @@ export const exchangeRelayRoutes: FastifyPluginAsyncZod<ExchangeRelayOptions> = 
         // The exchange's own status and body, whatever they are: the typed reply knows only our refusals.
         const raw = reply as unknown as { code(status: number): { send(body: string): void } };
         reply.headers(answer.headers);
+        if (isNoChangeAnswer(`${request.method} ${path}`, answer.status, answer.body)) {
+          reply.header(RELAY_EXCHANGE_STATUS_HEADER, String(answer.status));
+          raw.code(200).send(answer.body);
+          return;
+        }
         raw.code(answer.status).send(answer.body);
       },
     });
   }
 };
+
+/** The exchange's "no change needed" answer to a setting (RELAY_NO_CHANGE_ANSWERS), sent as a 4xx. */
+function isNoChangeAnswer(call: string, status: number, body: string): boolean {
+  const expected = RELAY_NO_CHANGE_ANSWERS[call];
+  if (expected === undefined || status < 400 || status >= 500) return false;
+  try {
+    const parsed = JSON.parse(body) as { code?: unknown };
+    return Number(parsed.code) === expected;
+  } catch {
+    return false;
+  }
+}

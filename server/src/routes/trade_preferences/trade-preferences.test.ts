@@ -36,6 +36,7 @@ describe('trade preferences', () => {
       trade_daily_loss_limit: 0,
       trade_exits_on_exchange: 1,
       trade_follow_when_away: 1,
+      trade_one_click_close: 0,
     };
     expect((await save(good)).json()).toEqual({ result: stored });
     expect((await read()).json()).toEqual({ result: stored });
@@ -44,7 +45,13 @@ describe('trade preferences', () => {
   it('saves the risk limits (issue 18), and a later save without them keeps them', async () => {
     const limits = { trade_max_open_trades: 3, trade_daily_loss_limit: 50 };
     expect((await save({ ...good, ...limits })).json()).toEqual({
-      result: { ...good, ...limits, trade_exits_on_exchange: 1, trade_follow_when_away: 1 },
+      result: {
+        ...good,
+        ...limits,
+        trade_exits_on_exchange: 1,
+        trade_follow_when_away: 1,
+        trade_one_click_close: 0,
+      },
     });
     expect((await save({ ...good, minimal_accuracy: 80 })).json()).toEqual({
       result: {
@@ -53,6 +60,7 @@ describe('trade preferences', () => {
         ...limits,
         trade_exits_on_exchange: 1,
         trade_follow_when_away: 1,
+        trade_one_click_close: 0,
       },
     });
     expect((await read()).json()).toEqual({
@@ -62,6 +70,7 @@ describe('trade preferences', () => {
         ...limits,
         trade_exits_on_exchange: 1,
         trade_follow_when_away: 1,
+        trade_one_click_close: 0,
       },
     });
   });
@@ -87,6 +96,15 @@ describe('trade preferences', () => {
     expect((await read()).json().result).toMatchObject({ minimal_accuracy: 70, trade_follow_when_away: 0 });
     expect((await save({ ...good, trade_follow_when_away: 2 })).statusCode).toBe(400);
     expect((await save({ ...good, trade_follow_when_away: 1 })).json().result.trade_follow_when_away).toBe(1);
+  });
+
+  it('saves one-click close (issue 39): off by default, kept by a later save without the field', async () => {
+    expect((await read()).json().result.trade_one_click_close).toBe(0);
+    const on = await save({ ...good, trade_one_click_close: 1 });
+    expect(on.statusCode, on.body).toBe(200);
+    await save({ ...good, minimal_accuracy: 75 });
+    expect((await read()).json().result).toMatchObject({ minimal_accuracy: 75, trade_one_click_close: 1 });
+    expect((await save({ ...good, trade_one_click_close: 3 })).statusCode).toBe(400);
   });
 
   it('accepts minimal_accuracy on its 0.1 step despite floating point noise', async () => {

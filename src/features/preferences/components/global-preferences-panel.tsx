@@ -23,10 +23,15 @@ const FIELDS = [
   'trade_exits_on_exchange',
   // Issue 37: the server follows client-mode accounts while the trader is away (on by default).
   'trade_follow_when_away',
+  // Issue 39: Close (×) closes at once instead of asking (off by default).
+  'trade_one_click_close',
 ] as const;
 
 /** The value shown for an optional preference the server did not send. */
-const DEFAULT_WHEN_MISSING: Partial<Record<(typeof FIELDS)[number], number>> = { trade_follow_when_away: 1 };
+const DEFAULT_WHEN_MISSING: Partial<Record<(typeof FIELDS)[number], number>> = {
+  trade_follow_when_away: 1,
+  trade_one_click_close: 0,
+};
 
 /** Global trade preferences (SPEC.md §2): delays show OFF at 0, trade_in_server_side shows Client or Server. */
 export function GlobalPreferencesPanel() {
@@ -56,6 +61,7 @@ export function GlobalPreferencesPanel() {
     trade_daily_loss_limit: { 0: t('preferences.off') },
     trade_exits_on_exchange: { 0: t('preferences.off'), 1: t('preferences.on') },
     trade_follow_when_away: { 0: t('preferences.off'), 1: t('preferences.on') },
+    trade_one_click_close: { 0: t('preferences.off'), 1: t('preferences.on') },
   };
 
   return (

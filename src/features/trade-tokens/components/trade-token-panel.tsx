@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { TradeTokenMessage } from '../../../../contracts/trade-tokens';
 import type { Platform } from '../../../../contracts/platforms';
+import { Modal, ModalSize } from '../../../components/ui';
 import { PAPER_PLATFORM_NAME } from '../../../config/constants';
 import { formatDateTime, translateError, translateExchangeText } from '../../../lib/i18n';
 import { addNotification, NotificationType } from '../../../stores/notifications-store';
@@ -59,6 +60,8 @@ export function TradeTokenPanel({ platform, onAdd, onRevoke }: TradeTokenPanelPr
   /** A paper account's secret, shown once (issue 36): nothing can show it again, and a lost one loses its trades. */
   const [revealedSecret, setRevealedSecret] = useState<string>();
   const [isCopied, setIsCopied] = useState(false);
+  /** Revoke asks first (issue 39): it forgets the token and the PIN, and trading here stops until both are back. */
+  const [isRevokeAsked, setRevokeAsked] = useState(false);
 
   const closeForm = () => {
     setIsAdding(false);
@@ -115,10 +118,39 @@ export function TradeTokenPanel({ platform, onAdd, onRevoke }: TradeTokenPanelPr
           type="button"
           className="button is-danger is-small"
           disabled={isBusy}
-          onClick={() => void run(() => onRevoke(uuid))}
+          onClick={() => setRevokeAsked(true)}
+          data-testid="trade-token-revoke"
         >
           {t('trade_token.revoke')}
         </button>
+        <Modal
+          isOpen={isRevokeAsked}
+          onClose={() => setRevokeAsked(false)}
+          title={t('trade_token.revoke_confirm.title')}
+          size={ModalSize.S}
+          footer={
+            <>
+              <button type="button" className="button is-ghost" onClick={() => setRevokeAsked(false)}>
+                {t('common.cancel')}
+              </button>
+              <button
+                type="button"
+                className="button is-danger"
+                onClick={() => {
+                  setRevokeAsked(false);
+                  void run(() => onRevoke(uuid));
+                }}
+                data-testid="trade-token-revoke-confirm"
+              >
+                {t('trade_token.revoke_confirm.confirm')}
+              </button>
+            </>
+          }
+        >
+          <p data-testid="trade-token-revoke-question">
+            {t('trade_token.revoke_confirm.body', { platform: platform.platform_name })}
+          </p>
+        </Modal>
         {error ? (
           <p className="form-error" role="alert">
             {error}

@@ -15,6 +15,7 @@ import { makeCalculated, makeTrade } from '../../../testing/trade-fixtures';
 import { closeTrade, resetTradeStatus } from '../trades-actions';
 import {
   applyTradeCalculated,
+  closeConfirmStore,
   closeRequestStore,
   loadOpenTrades,
   resetTradesStore,
@@ -23,6 +24,7 @@ import {
 import { useTradeStatusTimers } from '../use-trade-status-timers';
 import { OpenTradesTable } from './open-trades-table';
 import { TradeTrendModal } from './trade-trend-modal';
+import { CloseConfirmDialog } from './close-confirm-dialog';
 
 vi.mock('../trades-actions', () => ({
   closeTrade: vi.fn(async () => true),
@@ -75,6 +77,7 @@ beforeEach(() => {
   resetTradesStore();
   resetTradeTokensStore();
   resetPreferencesStore();
+  closeConfirmStore.trade_uuid = null;
   vi.mocked(closeTrade).mockClear();
   vi.mocked(resetTradeStatus).mockClear();
   checkExchange.mockClear();
@@ -219,10 +222,55 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     expect(badges[3]).toHaveClass('is-unprotected');
   });
 
+  test('the close button asks first (issue 39) and closes on yes; one-click close closes at once', async () => {
+    const trade = makeTrade();
+    setOpenTrades([trade]);
+    renderAt();
+    render(<CloseConfirmDialog />);
+    fireEvent.click(screen.getByTestId('trade-close'));
+    expect(closeConfirmStore.trade_uuid).toBe(trade.trade_uuid);
+    expect(closeTrade).not.toHaveBeenCalled();
+    await act(async () => {});
+    const question = screen.getByTestId('close-confirm-dialog');
+    expect(question).toHaveTextContent(trade.symbol.symbol_pair);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(closeConfirmStore.trade_uuid).toBeNull();
+    expect(closeTrade).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('trade-close'));
+    await act(async () => {});
+    fireEvent.click(screen.getByTestId('close-confirm'));
+    expect(closeTrade).toHaveBeenCalledWith(trade.trade_uuid);
+    expect(closeConfirmStore.trade_uuid).toBeNull();
+    vi.mocked(closeTrade).mockClear();
+    preferencesStore.trade_preferences = {
+      trade_auto_open_delay: 0,
+      trade_auto_close_delay: 0,
+      minimal_accuracy: 60,
+      trade_in_server_side: 0,
+      trade_max_open_trades: 0,
+      trade_daily_loss_limit: 0,
+      trade_exits_on_exchange: 1,
+      trade_one_click_close: 1,
+    };
+    fireEvent.click(screen.getByTestId('trade-close'));
+    expect(closeTrade).toHaveBeenCalledWith(trade.trade_uuid);
+    expect(closeConfirmStore.trade_uuid).toBeNull();
+  });
+
   test('the close button closes at TRADE_AVAILABLE, asks for the PIN when the token is locked, and is off without a token', async () => {
     const trade = makeTrade();
     setOpenTrades([trade]);
     renderAt();
+    preferencesStore.trade_preferences = {
+      trade_auto_open_delay: 0,
+      trade_auto_close_delay: 0,
+      minimal_accuracy: 60,
+      trade_in_server_side: 0,
+      trade_max_open_trades: 0,
+      trade_daily_loss_limit: 0,
+      trade_exits_on_exchange: 1,
+      trade_one_click_close: 1,
+    };
     fireEvent.click(screen.getByTestId('trade-close'));
     expect(closeTrade).toHaveBeenCalledWith(trade.trade_uuid);
     // Issue 36: a locked token (no PIN after a reload, or a wrong one) asks for the PIN instead of a dead button.

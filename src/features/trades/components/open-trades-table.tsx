@@ -10,7 +10,9 @@ import { formatFixed } from '../../../lib/format';
 import { TradeTokenLevel } from '../../../stores/token-level';
 import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { closeTrade } from '../trades-actions';
-import { requestPinToClose, tradesStore } from '../trades-store';
+import { requestCloseConfirm, requestPinToClose, tradesStore } from '../trades-store';
+import { preferencesStore } from '../../../stores/preferences-store';
+import { TradeOrigin } from './trade-origin';
 import { TradeStatusButton } from './trade-status-button';
 import { FeeCell, LiquidationCell, NetPnlCell } from './trade-cost-cells';
 import { useDetailParam } from '../../../lib/use-detail-param';
@@ -69,21 +71,41 @@ interface TradeRowProps {
 
 /** The cells from 'Now' to 'SL': the numbers a price changes, and margin, quantity and fees between them. */
 function TradeNumberCells({ trade }: { trade: Snapshot<Trade> }) {
+  const { t } = useTranslation();
   return (
     <>
-      <td className="is-numeric" data-testid="trade-current-price">
+      <td
+        className="is-numeric"
+        data-testid="trade-current-price"
+        data-col="now"
+        data-label={t('trades.column.now')}
+      >
         <span className="trade-now">
           <DirectionIcon direction={trade.trade_last_update_price} />
           {formatFixed(trade.trade_current_price, trade.symbol.symbol_price_precision)}
         </span>
       </td>
       <LiquidationCell trade={trade} />
-      <td className="is-numeric">{formatFixed(trade.trade_margin, MARGIN_DECIMALS)}</td>
-      <td className="is-numeric">{trade.trade_quantity}</td>
-      <td className={`is-numeric ${signTone(trade.trade_pnl_current)}`} data-testid="trade-pnl">
+      <td className="is-numeric" data-col="margin" data-label={t('trades.column.margin')}>
+        {formatFixed(trade.trade_margin, MARGIN_DECIMALS)}
+      </td>
+      <td className="is-numeric" data-col="quantity" data-label={t('trades.column.quantity')}>
+        {trade.trade_quantity}
+      </td>
+      <td
+        className={`is-numeric ${signTone(trade.trade_pnl_current)}`}
+        data-testid="trade-pnl"
+        data-col="pnl"
+        data-label={t('trades.column.pnl')}
+      >
         {formatFixed(trade.trade_pnl_current, PNL_DECIMALS)}
       </td>
-      <td className={`is-numeric ${signTone(trade.trade_roe_current)}`} data-testid="trade-roe">
+      <td
+        className={`is-numeric ${signTone(trade.trade_roe_current)}`}
+        data-testid="trade-roe"
+        data-col="roe"
+        data-label={t('trades.column.roe')}
+      >
         {formatFixed(trade.trade_roe_current, PNL_DECIMALS)}
       </td>
       <NetPnlCell trade={trade} />
@@ -91,6 +113,8 @@ function TradeNumberCells({ trade }: { trade: Snapshot<Trade> }) {
       <td
         className={`is-numeric ${signTone(trade.trade_treiling_stop_percent_current)}`}
         data-testid="trade-sl"
+        data-col="sl"
+        data-label={t('trades.column.sl')}
       >
         {formatFixed(trade.trade_treiling_stop_percent_current, PNL_DECIMALS)}
       </td>
@@ -150,21 +174,29 @@ const TradeRow = memo(function TradeRow({
       aria-rowindex={index === undefined ? undefined : index + 2}
       aria-busy={isProcessing}
     >
-      <td>
+      <td data-col="coin">
         <span className="trade-coin">
           <span className="trade-coin-name" title={pair}>
             {trade.symbol.symbol_name}
           </span>
           <TradeDirection direction={trade.trade_direction} />
           {trade.trade_error ? <TradeErrorMarker tradeError={trade.trade_error} /> : null}
+        </span>
+        <span className="trade-chips">
+          <TradeOrigin trade={trade} />
           <ExitsBadge trade={trade} />
         </span>
       </td>
-      <td className="is-numeric" data-testid="trade-open-price">
+      <td
+        className="is-numeric"
+        data-testid="trade-open-price"
+        data-col="open"
+        data-label={t('trades.column.open')}
+      >
         {formatFixed(trade.trade_open_price, precision)}
       </td>
       {onScreen ? <LiveNumberCells trade={tradeProxy} /> : <FrozenNumberCells trade={tradeProxy} />}
-      <td>
+      <td className="trade-actions-cell" data-col="actions">
         <div className="trade-actions">
           {trade.trade_ui_status && sinceMs !== undefined ? (
             <TradeStatusButton
@@ -200,7 +232,12 @@ const TradeRow = memo(function TradeRow({
           <button
             type="button"
             className="icon-button"
-            onClick={() => (needsPin ? requestPinToClose(uuid) : void closeTrade(uuid))}
+            onClick={() => {
+              // Locked: the PIN dialog is the question. Otherwise Close asks first unless one-click close is on.
+              if (needsPin) requestPinToClose(uuid);
+              else if (preferencesStore.trade_preferences?.trade_one_click_close === 1) void closeTrade(uuid);
+              else requestCloseConfirm(uuid);
+            }}
             disabled={!canClose}
             aria-busy={isProcessing}
             aria-label={isProcessing ? t('trades.closing', { pair }) : t('trades.close', { pair })}
@@ -377,7 +414,7 @@ const TradesTable = memo(function TradesTable({ openDetail }: { openDetail: (tra
             <th scope="col" className="is-numeric">
               {t('trades.column.sl')}
             </th>
-            <th scope="col" className="is-numeric">
+            <th scope="col" className="is-numeric trade-actions-cell">
               {t('trades.column.actions')}
             </th>
           </tr>

@@ -21,7 +21,13 @@ export function LiquidationCell({ trade }: { trade: Snapshot<Trade> }) {
   const distance = liquidationDistancePercent(trade);
   const known = liquidation !== null && liquidation !== undefined && distance !== undefined;
   return (
-    <td className="is-numeric" data-testid="trade-liq" title={t('trades.cost.liquidation_tooltip')}>
+    <td
+      className="is-numeric"
+      data-testid="trade-liq"
+      title={t('trades.cost.liquidation_tooltip')}
+      data-col="liquidation"
+      data-label={t('trades.column.liquidation')}
+    >
       <span data-testid="trade-liq-price">
         {known ? formatFixed(liquidation, trade.symbol.symbol_price_precision) : NONE}
       </span>
@@ -43,6 +49,8 @@ export function FeeCell({ trade }: { trade: Snapshot<Trade> }) {
     <td
       className="is-numeric"
       data-testid="trade-fees"
+      data-col="fees"
+      data-label={t('trades.column.fees')}
       title={t('trades.cost.fees_tooltip', {
         open: open ?? NONE,
         close: close ?? NONE,
@@ -65,7 +73,13 @@ export function NetPnlCell({ trade }: { trade: Snapshot<Trade> }) {
   const roe = trade.trade_roe_net;
   if (pnl === null || pnl === undefined) {
     return (
-      <td className="is-numeric" data-testid="trade-net" title={t('trades.cost.net_unknown')}>
+      <td
+        className="is-numeric"
+        data-testid="trade-net"
+        title={t('trades.cost.net_unknown')}
+        data-col="net"
+        data-label={t('trades.column.net')}
+      >
         <span data-testid="trade-pnl-net">{NONE}</span>
       </td>
     );
@@ -75,6 +89,8 @@ export function NetPnlCell({ trade }: { trade: Snapshot<Trade> }) {
       className={`is-numeric ${signTone(pnl)}`}
       data-testid="trade-net"
       title={t('trades.cost.net_tooltip')}
+      data-col="net"
+      data-label={t('trades.column.net')}
     >
       <span data-testid="trade-pnl-net">{formatFixed(pnl, PNL_DECIMALS)}</span>
       {roe === null || roe === undefined ? null : (

@@ -1,0 +1,1 @@
+ALTER TABLE "trade_preferences" ADD COLUMN "trade_one_click_close" integer DEFAULT 0 NOT NULL;
