@@ -139,6 +139,13 @@ describe('Stepper: a typeable value (issue 39)', () => {
       'Not a number: Margin needs a number from 1.50 to 1000.00, so it keeps its last value',
     );
     expect(input).toHaveAccessibleDescription(message.textContent!);
+    // Leaving the field keeps the message; Escape drops it.
+    fireEvent.blur(input);
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+    fireEvent.focus(input);
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    type('abc');
     // A good value clears the message.
     type('20');
     expect(saved).toHaveBeenLastCalledWith(20);

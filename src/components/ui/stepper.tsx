@@ -170,7 +170,8 @@ export function Stepper({
 
   /** Commits the typed text: the parsed value, or the last value back when it is not a number. */
   const commit = (): number => {
-    if (text === undefined) return current;
+    // Text left as it was is no edit: leaving a refused field keeps its message.
+    if (text === undefined || text === number) return current;
     const parsed = parseTyped(text, bounds, labels);
     if (parsed === undefined) {
       setIsInvalid(true);
