@@ -203,6 +203,18 @@ describe('Stepper: a typeable value (issue 39)', () => {
     expect(shown()).toBe('5');
   });
 
+  test('a hold released off the button does not swallow the next click', () => {
+    vi.useFakeTimers();
+    render(<Controlled label="Leverage" initial={1} min={1} max={125} />);
+    fireEvent.pointerDown(plus(), { button: 0 });
+    act(() => vi.advanceTimersByTime(HOLD_REPEAT_DELAY_MS));
+    expect(shown()).toBe('2');
+    fireEvent.pointerUp(window);
+    act(() => vi.advanceTimersByTime(HOLD_REPEAT_INTERVAL_MS));
+    fireEvent.click(plus());
+    expect(shown()).toBe('3');
+  });
+
   test('a hold stops at the bound', () => {
     vi.useFakeTimers();
     render(<Controlled label="Delay" initial={58} max={60} />);

@@ -26,6 +26,9 @@ export function useHoldRepeat(repeat: () => boolean) {
   useEffect(() => {
     const state = timers.current;
     const stop = () => {
+      // The click that ends a hold comes in the same task as the release; a hold released off the button
+      // gets no click, and must not swallow the next one (a key's).
+      if (held.current) setTimeout(() => (held.current = false), 0);
       clearTimeout(state.delay);
       clearInterval(state.every);
       state.delay = undefined;
