@@ -10,6 +10,7 @@ import { SignupModal } from '../features/auth/components/signup-modal';
 import { NotificationHistory } from '../features/notifications/components/notification-history';
 import { NotificationList } from '../features/notifications/components/notification-list';
 import { SignalTrendModal } from '../features/signals/components/signal-trend-modal';
+import { SignalToasts } from '../features/signals/components/signal-toasts';
 import { useSignalTimers } from '../features/signals/use-signal-timers';
 import { openTradeFromSignal } from './signal-trading';
 import { useApplyTheme } from '../features/theme/components/theme-toggle';
@@ -42,7 +43,8 @@ const MAIN_ID = 'main';
 
 /**
  * The shell: sidebar, header, the page, footer, notifications and the auth dialogs; for a logged-in trader
- * also the websocket, the signal cards' clock and the 'Signal Trend Data' modal (?signal_detail_uuid).
+ * also the websocket, the signal cards' clock, the live signals' toasts on every page without the cards, and the
+ * 'Signal Trend Data' modal (?signal_detail_uuid).
  */
 export function Layout() {
   useApplyTheme();
@@ -65,7 +67,8 @@ export function Layout() {
         <Footer />
       </div>
       <NotificationHistory />
-      <NotificationList />
+      {/* A live signal shows as a toast on a page without the signal cards (issue 39). */}
+      <NotificationList>{user ? <SignalToasts /> : null}</NotificationList>
       <PinRequestDialog />
       <CloseConfirmDialog />
       <LoginModal isOpen={auth_dialog === AuthDialog.LOGIN} onClose={closeAuthDialog} />

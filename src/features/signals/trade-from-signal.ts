@@ -52,3 +52,18 @@ export function isAutoOpenDue(
   // In exact decimals: 0.57 × 100 is 56.99999999999999 in binary floating point.
   return compareDecimals(mulDecimals(signal.signal_accuracy, 100), context.minimalAccuracyPercent) >= 0;
 }
+
+/**
+ * Seconds until a card that has run `elapsedS` seconds is traded automatically, when it will be (auto-open on,
+ * the trade button enabled, accurate enough) and the delay has not run yet; otherwise undefined. The card and
+ * the signal toast both show it.
+ */
+export function secondsToAutoOpen(
+  signal: Pick<Signal, 'signal_accuracy'>,
+  elapsedS: number,
+  context: AutoOpenContext,
+): number | undefined {
+  if (!isAutoOpenDue(signal, Number.POSITIVE_INFINITY, context)) return undefined;
+  const left = context.autoOpenDelayS - elapsedS;
+  return left > 0 ? left : undefined;
+}

@@ -1,11 +1,15 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { closeNotification, notificationsStore } from '../../../stores/notifications-store';
 import { NOTIFICATION_PALETTE, NotificationDescription, RelativeTime, useNow } from './notification-text';
 import './notifications.css';
 
-/** The floating list of visible notifications, newest first. */
-export function NotificationList() {
+/**
+ * The floating list of visible notifications, newest first. `children` are other toasts the app places in this
+ * area under the notifications (the live signal toasts, issue 39), so every toast goes where this area goes.
+ */
+export function NotificationList({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const { notification_list } = useSnapshot(notificationsStore);
   const now = useNow();
@@ -44,6 +48,7 @@ export function NotificationList() {
           </div>
         </div>
       ))}
+      {children}
     </div>
   );
 }

@@ -74,6 +74,13 @@ afterEach(() => {
 
 const messages = () => notificationsStore.notification_list.map((item) => item.description[0]);
 const within = (testId: string) => screen.getByTestId(testId);
+const field = (name: string) => screen.getByRole('spinbutton', { name }) as HTMLInputElement;
+/** Types `text` into a stepper's field and leaves it (the commit on blur). */
+function typeInto(input: HTMLInputElement, text: string) {
+  fireEvent.focus(input);
+  fireEvent.change(input, { target: { value: text } });
+  fireEvent.blur(input);
+}
 const button = (testId: string, name: RegExp) =>
   Array.from(within(testId).querySelectorAll('button')).find((b) =>
     name.test(b.getAttribute('aria-label') ?? ''),
@@ -91,6 +98,28 @@ describe('global preferences', () => {
     // Issue 35: the exchange holds the exits unless the trader turned it off.
     expect(within('preference-trade_exits_on_exchange')).toHaveTextContent('ON');
     expect(within('preference-minimal_accuracy')).toHaveTextContent('60.00');
+    // Issue 39: the numbers are typeable; a delay's 0 still shows OFF in the field until it is focused.
+    expect(field('Auto close delay, s')).toHaveValue('OFF');
+    expect(field('Minimal accuracy, %')).toHaveValue('60.00');
+    // Client / Server has nothing to type: buttons only.
+    expect(screen.queryByRole('spinbutton', { name: 'Trade side' })).toBeNull();
+  });
+
+  test('a delay typed in seconds is saved after the debounce (issue 39)', async () => {
+    render(<GlobalPreferencesPanel />);
+    await screen.findByTestId('preference-trade_auto_open_delay');
+    vi.useFakeTimers();
+    api.setTradePreferences.mockResolvedValue(undefined);
+    typeInto(field('Auto open delay, s'), '45');
+    typeInto(field('Minimal accuracy, %'), '72.5');
+    await act(async () => {
+      vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS);
+    });
+    expect(api.setTradePreferences).toHaveBeenCalledExactlyOnceWith({
+      ...GLOBAL,
+      trade_auto_open_delay: 45,
+      minimal_accuracy: 72.5,
+    });
   });
 
   test('an edit is saved 2 s after the last edit, once, with a success notification', async () => {
@@ -191,5 +220,44 @@ describe('platform preferences', () => {
       trade_margin: 10.25,
     });
     expect(messages()).toContain('notification.update_platform_preferences_success');
+  });
+
+  test('margin typed as 100 is saved as the 100 the buttons make, shown 100.00 (issue 39)', async () => {
+    render(<PlatformPreferencesPanel platform={PLATFORM} feeRate={DEFAULT_TAKER_RATE} />);
+    await screen.findByTestId('preference-trade_margin');
+    vi.useFakeTimers();
+    api.setPlatformPreferences.mockResolvedValue(undefined);
+    const margin = field('Margin, $');
+    typeInto(margin, '100');
+    expect(margin).toHaveValue('100.00');
+    // Out of range is clamped like the buttons: leverage up to this platform's ×20.
+    typeInto(field('Leverage, x'), '500');
+    expect(field('Leverage, x')).toHaveValue('20');
+    await act(async () => {
+      vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS);
+    });
+    expect(api.setPlatformPreferences).toHaveBeenCalledExactlyOnceWith({
+      platform_uuid: PLATFORM.platform_uuid,
+      ...PLATFORM_PREFS,
+      trade_margin: 100,
+      trade_leverage: 20,
+    });
+  });
+
+  test('a text that is not a number is not saved and says why', async () => {
+    render(<PlatformPreferencesPanel platform={PLATFORM} feeRate={DEFAULT_TAKER_RATE} />);
+    await screen.findByTestId('preference-trade_margin');
+    vi.useFakeTimers();
+    const stopLoss = field('Stop loss, %');
+    typeInto(stopLoss, 'ten');
+    expect(stopLoss).toHaveValue('5.0');
+    expect(stopLoss).toHaveAttribute('aria-invalid', 'true');
+    expect(within('preference-trade_stop_loss_percent')).toHaveTextContent(
+      'Not a number: Stop loss, % needs a number from 5.0 to 100.0, so it keeps its last value',
+    );
+    await act(async () => {
+      vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS * 2);
+    });
+    expect(api.setPlatformPreferences).not.toHaveBeenCalled();
   });
 });

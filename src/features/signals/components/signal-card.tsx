@@ -11,7 +11,7 @@ import { hideSignalInfo, showSignalInfo } from '../signal-info-store';
 import { removeSignal, signalsStore } from '../signals-store';
 import {
   canTradeSignal,
-  isAutoOpenDue,
+  secondsToAutoOpen,
   tradeFromSignal,
   type OpenTradeFromSignal,
 } from '../trade-from-signal';
@@ -128,10 +128,8 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
       : isBuy
         ? t('signal.trade_tooltip.buy', { symbol: symbolText })
         : t('signal.trade_tooltip.sell', { symbol: symbolText });
-  const autoOpenDelay = trade_preferences?.trade_auto_open_delay ?? 0;
-  const autoOpenInS = autoOpenDelay - elapsedS;
-  const willAutoOpen = isAutoOpenDue(signal, Number.POSITIVE_INFINITY, {
-    autoOpenDelayS: autoOpenDelay,
+  const autoOpenInS = secondsToAutoOpen(signal, elapsedS, {
+    autoOpenDelayS: trade_preferences?.trade_auto_open_delay ?? 0,
     minimalAccuracyPercent: trade_preferences?.minimal_accuracy,
     tokenLevel: token_by_platform_uuid[signal.platform_uuid]?.level,
   });
@@ -254,7 +252,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
           </span>
         </div>
       </div>
-      {willAutoOpen && autoOpenInS > 0 && !isProcessing ? (
+      {autoOpenInS !== undefined && !isProcessing ? (
         <p className="signal-auto-open muted" data-testid="signal-auto-open">
           {t('signal.auto_open_in', { n: autoOpenInS })}
         </p>

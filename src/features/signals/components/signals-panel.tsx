@@ -2,9 +2,8 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { preferencesStore } from '../../../stores/preferences-store';
-import { signalSecondsLeft, signalsStore } from '../signals-store';
 import type { OpenTradeFromSignal } from '../trade-from-signal';
-import { useSecondClock } from '../../../lib/use-second-clock';
+import { useLiveSignals, useSignalsPanelPresence } from '../use-live-signals';
 import { SignalCard } from './signal-card';
 import { SignalFeed } from './signal-feed';
 import './signals.css';
@@ -16,19 +15,10 @@ import './signals.css';
  */
 export function SignalsPanel({ onTrade }: { onTrade: OpenTradeFromSignal }) {
   const { t } = useTranslation();
-  const { signal_list, countdown_start_by_uuid } = useSnapshot(signalsStore);
   const { trade_preferences } = useSnapshot(preferencesStore);
-  const now = useSecondClock(signal_list.length > 0);
-  const cards = signal_list
-    .map((signalUuid) => {
-      const start = countdown_start_by_uuid[signalUuid] ?? now;
-      return {
-        signalUuid,
-        secondsLeft: signalSecondsLeft(start, now),
-        elapsedS: Math.floor(Math.max(0, now - start) / 1000),
-      };
-    })
-    .filter((card) => card.secondsLeft > 0);
+  const cards = useLiveSignals();
+  // The every-page signal toasts stand aside while the cards are on the page.
+  useSignalsPanelPresence();
   const autoOpenDelay = trade_preferences?.trade_auto_open_delay ?? 0;
   return (
     <section

@@ -1,0 +1,172 @@
+// The trader's screens (issue 39 items 2 and 5) in a real browser against `npm start`: on Trade Preferences the
+// preferences are typed (margin "100" is saved as 100.00 and is there after a reload; an out-of-range number is
+// clamped; a text that is not a number is refused with a message), and a live signal that comes while the
+// trader is on Trade Preferences shows as a toast with its countdowns, in the notification area, with a way to
+// the signal on Main. The signal is a real stored one of the running engine, re-sent through the real socket
+// (trading-helpers.ts proxySocket), so its arrival does not wait for the engine.
+import type { Platform, PlatformPreferences, TradePreferences } from '../../contracts';
+import { expect, test } from 'vitest';
+import { screenshot, setupE2e } from './harness';
+import {
+  addTradeToken,
+  apiGet,
+  dismissNotifications,
+  enterPin,
+  expectNotification,
+  openTraderSession,
+  paperCard,
+  reportFailures,
+  type TraderSession,
+} from './trading-helpers';
+import { setLook } from './walk-support';
+
+const e2e = setupE2e();
+let s: TraderSession;
+reportFailures('screens-input', () => s);
+
+async function paperPlatformUuid(): Promise<string> {
+  const { platform_dict } = await apiGet<{ platform_dict: Record<string, Platform> }>(
+    s.page,
+    'platform/get_available_platforms_dict/',
+  );
+  const paper = Object.values(platform_dict).find((platform) => platform.platform_name === 'Paper Futures');
+  if (!paper) throw new Error('no Paper Futures platform');
+  return paper.platform_uuid;
+}
+
+const platformPreferences = async (platformUuid: string) =>
+  apiGet<PlatformPreferences>(
+    s.page,
+    `platform_preferences/get_preferences_by_platform_uuid/${platformUuid}/`,
+  );
+
+async function toTradePreferences(): Promise<void> {
+  await s.page.getByTestId('sidebar').getByRole('link', { name: 'Trade Preferences' }).click();
+  await paperCard(s.page).getByRole('spinbutton', { name: 'Margin, $' }).waitFor({ timeout: 20_000 });
+}
+
+test('setup: a client-mode trader with a fresh paper account', async () => {
+  s = await openTraderSession(e2e.app, e2e.browser, { name: 'screens', signalCount: 1, autoCloseDelayS: 0 });
+  // Only the signal this file delivers reaches the page.
+  s.socket.muteEngineSignals(true);
+});
+
+test('Trade Preferences: margin typed as 100 is saved as 100.00 and is there after a reload', async () => {
+  const { page } = s;
+  await toTradePreferences();
+  const platformUuid = await paperPlatformUuid();
+  expect((await platformPreferences(platformUuid)).trade_margin).toBe(10);
+  const margin = paperCard(page).getByRole('spinbutton', { name: 'Margin, $' });
+  expect(await margin.inputValue()).toBe('10.00');
+  await dismissNotifications(page);
+  await margin.fill('100');
+  await margin.press('Enter');
+  expect(await margin.inputValue()).toBe('100.00');
+  await expectNotification(page, 'Update Platform Preferences Success', 15_000);
+  expect((await platformPreferences(platformUuid)).trade_margin).toBe(100);
+
+  await page.reload();
+  await paperCard(page).getByRole('spinbutton', { name: 'Margin, $' }).waitFor({ timeout: 20_000 });
+  await expect.poll(() => margin.inputValue(), { timeout: 15_000 }).toBe('100.00');
+  expect(await margin.getAttribute('aria-valuenow')).toBe('100');
+});
+
+test('Trade Preferences: out of range is clamped, a text that is not a number is refused', async () => {
+  const { page } = s;
+  const card = paperCard(page);
+  const platformUuid = await paperPlatformUuid();
+  const margin = card.getByRole('spinbutton', { name: 'Margin, $' });
+  const stopLoss = card.getByRole('spinbutton', { name: 'Stop loss, %' });
+  await dismissNotifications(page);
+  await margin.fill('5000');
+  await margin.press('Tab');
+  expect(await margin.inputValue()).toBe('1000.00');
+  await stopLoss.fill('12.3');
+  await stopLoss.press('Enter');
+  // The stop loss goes in steps of 0.5: 12.3 is 12.5, as the buttons would make it.
+  expect(await stopLoss.inputValue()).toBe('12.5');
+  // Refused: the last value comes back, with a message that stays after the field is left.
+  const stopLossItem = card.getByTestId('preference-trade_stop_loss_percent');
+  await stopLoss.fill('abc');
+  await stopLoss.press('Enter');
+  expect(await stopLoss.inputValue()).toBe('12.5');
+  expect(await stopLoss.getAttribute('aria-invalid')).toBe('true');
+  const message = stopLossItem.getByRole('alert');
+  expect(await message.innerText()).toBe(
+    'Not a number: Stop loss, % needs a number from 5.0 to 100.0, so it keeps its last value',
+  );
+  await stopLoss.press('Tab');
+  await message.scrollIntoViewIfNeeded();
+  await screenshot(page, 'screens-input-preferences-en-dark');
+  await setLook(page, 'en', 'light');
+  await screenshot(page, 'screens-input-preferences-en-light');
+  await setLook(page, 'ua', 'light');
+  expect(await message.innerText()).toBe(
+    'Не число: Стоп-лос, % — потрібне число від 5.0 до 100.0, тому залишено попереднє значення',
+  );
+  await screenshot(page, 'screens-input-preferences-ua-light');
+  await setLook(page, 'en', 'dark');
+  // Saved after the debounce: the clamped margin and the stepped stop loss, never the refused text.
+  await expect
+    .poll(
+      async () => {
+        const saved = await platformPreferences(platformUuid);
+        return [saved.trade_margin, saved.trade_stop_loss_percent];
+      },
+      { timeout: 15_000 },
+    )
+    .toEqual([1000, 12.5]);
+});
+
+test('on Trade Preferences a live signal shows as a toast with its countdown to the automatic open', async () => {
+  const { page } = s;
+  await enterPin(page, '12345');
+  await addTradeToken(page, s.account);
+  // Typed, not clicked 60 times: auto-open after 60 s, for signals of 60 % accuracy or more.
+  await dismissNotifications(page);
+  const autoOpen = page.getByRole('spinbutton', { name: 'Auto open delay, s' });
+  await autoOpen.fill('60');
+  await autoOpen.press('Enter');
+  const accuracy = page.getByRole('spinbutton', { name: 'Minimal accuracy, %' });
+  await accuracy.fill('60');
+  await accuracy.press('Enter');
+  await expectNotification(page, 'Update Trade Preferences Success', 15_000);
+  const saved = await apiGet<TradePreferences>(page, 'trade_preferences/get_preferences/');
+  expect(saved.trade_auto_open_delay).toBe(60);
+  expect(saved.minimal_accuracy).toBe(60);
+  await dismissNotifications(page);
+
+  const signal = s.signals[0]!;
+  expect(signal.signal_accuracy).toBeGreaterThanOrEqual(0.6);
+  s.socket.deliver(signal);
+  const toast = page.locator(`[data-testid="signal-toast"][data-signal-uuid="${signal.signal_uuid}"]`);
+  await toast.waitFor({ timeout: 10_000 });
+  // In the notification area, whose place the notifications decide.
+  expect(await page.locator('.notification-stack').locator('[data-testid="signal-toast"]').count()).toBe(1);
+  const direction = signal.signal_direction_created === 'BUY' ? 'Buy' : 'Sell';
+  expect(await toast.getAttribute('aria-label')).toBe(
+    `New signal: ${direction} ${signal.symbol.symbol_name}`,
+  );
+  expect(await toast.getByTestId('signal-toast-direction').innerText()).toBe(direction);
+  const secondsLeft = async () =>
+    Number((await toast.getByTestId('signal-toast-seconds-left').innerText()).replace(/\D/g, ''));
+  const autoOpenIn = async () =>
+    Number((await toast.getByTestId('signal-toast-auto-open').innerText()).replace(/\D/g, ''));
+  expect(await secondsLeft()).toBeGreaterThan(90);
+  const first = await autoOpenIn();
+  expect(first).toBeGreaterThan(50);
+  expect(first).toBeLessThanOrEqual(60);
+  // It counts down.
+  await expect.poll(autoOpenIn, { timeout: 5000 }).toBeLessThan(first);
+  await screenshot(page, 'screens-input-signal-toast-en-dark');
+
+  // Another page without the cards: the toast is still there.
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Trade History' }).click();
+  await toast.waitFor();
+  // The way to the signal: Main, where its card is, and the toast stands aside.
+  await toast.getByRole('link', { name: 'Show signal' }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+  await page.locator(`[data-testid="signal-card"][data-signal-uuid="${signal.signal_uuid}"]`).waitFor();
+  expect(await page.getByTestId('signal-toast').count()).toBe(0);
+  expect(s.errors).toEqual([]);
+});
