@@ -53,7 +53,7 @@ test(`${TRADES} open trades: only the rows near the screen are drawn, and scroll
     .toBe(String(TRADES));
   await expect.poll(() => table.getAttribute('aria-rowcount')).toBe(String(TRADES + 1));
   const rows = table.getByTestId('trade-row');
-  // The screen holds about 20 rows of 45 px; with the overscan well under the 130.
+  // The screen holds about 17 rows of 51 px; with the overscan well under the 130.
   const drawn = await rows.count();
   expect(drawn).toBeGreaterThan(5);
   expect(drawn).toBeLessThan(60);
@@ -63,6 +63,7 @@ test(`${TRADES} open trades: only the rows near the screen are drawn, and scroll
   const tableHeight = (await table.boundingBox())?.height ?? 0;
   const rowHeight = (await rows.first().boundingBox())?.height ?? 0;
   expect(rowHeight).toBeGreaterThan(20);
+  console.info(`many-trades: a row is ${rowHeight} px; the table ${tableHeight} px for ${TRADES} rows`);
   expect(tableHeight).toBeGreaterThan(rowHeight * TRADES * 0.9);
   await screenshot(page, 'many-trades/top');
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { closeNotification, notificationsStore } from '../../../stores/notifications-store';
@@ -14,8 +14,9 @@ export function NotificationList({ children }: { children?: ReactNode }) {
   const { notification_list } = useSnapshot(notificationsStore);
   const now = useNow();
   const visible = notification_list.filter((item) => item.isVisible).reverse();
+  const stackRef = useToastRoom();
   return (
-    <div className="notification-stack" aria-live="polite" aria-relevant="additions">
+    <div ref={stackRef} className="notification-stack" aria-live="polite" aria-relevant="additions">
       {visible.map((item) => (
         <div
           key={item.uuid}
@@ -51,4 +52,31 @@ export function NotificationList({ children }: { children?: ReactNode }) {
       {children}
     </div>
   );
+}
+
+/**
+ * The room the toasts take at the bottom of the screen, as `--toast-room` on the document (issue 39): the page
+ * adds it below its content (layout.css), so whatever a toast covers can be scrolled up above it — a button at
+ * the bottom of a phone's page is never out of reach while a signal's toast waits out its 99 s.
+ */
+function useToastRoom() {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const stack = ref.current;
+    if (!stack) return;
+    const root = document.documentElement;
+    const update = () => {
+      const height = stack.getBoundingClientRect().height;
+      root.style.setProperty('--toast-room', `${height > 0 ? Math.ceil(height) + 16 : 0}px`);
+    };
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(update);
+    observer.observe(stack);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--toast-room');
+    };
+  }, []);
+  return ref;
 }

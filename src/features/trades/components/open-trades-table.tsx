@@ -181,10 +181,10 @@ const TradeRow = memo(function TradeRow({
           </span>
           <TradeDirection direction={trade.trade_direction} />
           {trade.trade_error ? <TradeErrorMarker tradeError={trade.trade_error} /> : null}
+          <ExitsBadge trade={trade} />
         </span>
         <span className="trade-chips">
           <TradeOrigin trade={trade} />
-          <ExitsBadge trade={trade} />
         </span>
       </td>
       <td
@@ -271,8 +271,11 @@ const TradeRow = memo(function TradeRow({
   );
 });
 
-/** A row's height before it is measured (its 28 px buttons, the padding and the border: 45 px in Chromium). */
-const ROW_ESTIMATE_PX = 45;
+/**
+ * A row's height before it is measured: the coin's two lines (the name, then the mode chip, issue 39), the
+ * padding and the border: 51 px in Chromium (tests/e2e/many-trades.test.ts prints it).
+ */
+const ROW_ESTIMATE_PX = 51;
 /** Rows rendered beyond each edge of the screen, so a scroll shows rows already drawn. */
 const OVERSCAN_ROWS = 8;
 
