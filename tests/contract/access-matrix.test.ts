@@ -451,6 +451,7 @@ describe("B never reaches A's resources", () => {
       trade_daily_loss_limit: 0,
       trade_exits_on_exchange: 1,
       trade_follow_when_away: 1,
+      trade_one_click_close: 0,
     });
   });
 

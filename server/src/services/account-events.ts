@@ -10,7 +10,7 @@
 // - an order reported done (cancelled, expired, filled, finished) is no longer waiting.
 // Each close is recorded once, whichever of the stream, the page, the close route or the reconciler sees it
 // first: recordClose changes a trade only while it is open.
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { TradeStatus, type ClosingTradeStatus } from '../../../contracts';
 import { addDecimals, compareDecimals } from '../../../shared-core/trade-core-node';
 import type { Database } from '../db';
@@ -286,15 +286,22 @@ export class AccountEvents {
       );
   }
 
-  /** An order reported done is taken off the closed trades that marked it waiting. */
+  /**
+   * An order reported done is taken off the closed trades that marked it waiting: one UPDATE that removes it
+   * from the stored list (null when none is left), so it never writes back a list read before the reconciler
+   * cancelled them all and cleared it (a read-then-write did, under PostgreSQL's timing).
+   */
   private async noLongerWaiting(clientId: string): Promise<void> {
     const exit = EXIT_ID.exec(clientId);
     if (!exit) return;
     if (this.done.size > 1000) this.done.clear();
     this.done.add(clientId);
-    const rows = await this.options.db
-      .select({ trade_uuid: trades.trade_uuid, waiting: trades.trade_exits_waiting })
-      .from(trades)
+    const left = sql`(${trades.trade_exits_waiting} - ${clientId}::text)`;
+    await this.options.db
+      .update(trades)
+      .set({
+        trade_exits_waiting: sql`case when jsonb_array_length(${left}) = 0 then null else ${left} end`,
+      })
       .where(
         and(
           eq(trades.user_uuid, this.account.user_uuid),
@@ -302,13 +309,6 @@ export class AccountEvents {
           isNotNull(trades.trade_exits_waiting),
         ),
       );
-    for (const row of rows) {
-      const left = (row.waiting ?? []).filter((id) => id !== clientId);
-      await this.options.db
-        .update(trades)
-        .set({ trade_exits_waiting: left.length > 0 ? left : null })
-        .where(inArray(trades.trade_uuid, [row.trade_uuid]));
-    }
   }
 }
 
