@@ -91,6 +91,8 @@ export const historyExport = z
     end_date: z.string(),
     /** Sum of trade_pnl_current over the rows (the page's 'Realized PNL'), USDT, exact. */
     realized_pnl: decimalString,
+    /** The same net of the commissions charged (trade_pnl_net; gross where unknown): the page's net (issue 40). */
+    realized_pnl_net: decimalString,
     trade_list: z.array(historyExportRow),
   })
   .meta({ id: 'HistoryExport' });

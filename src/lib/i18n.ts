@@ -115,12 +115,17 @@ export function translateExchangeText(text: string): string | undefined {
   return undefined;
 }
 
-/** The app's date formats (Intl.DateTimeFormat options). */
+/**
+ * The app's date formats (Intl.DateTimeFormat options). Times are 24-hour in every language (issue 40: a trader's
+ * tool, and Ukrainian writes 24-hour times; an en-US browser would otherwise show AM/PM on some pages only).
+ */
 const DATE_FORMATS = {
   /** Token created / last used, a trade's opening. */
-  date_time: { dateStyle: 'medium', timeStyle: 'short' },
+  date_time: { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' },
   /** Hours and minutes: chart axes. */
-  time_of_day: { hour: '2-digit', minute: '2-digit' },
+  time_of_day: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  /** Hours, minutes and seconds: the signal feed. */
+  time_of_day_seconds: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
   /** The history's day. */
   day: { dateStyle: 'medium' },
   /** The analysis' day picker. */

@@ -56,6 +56,36 @@ test('dashboard and analysis show the backfilled track record; a date change red
   expect(first.result.lag_price_list.length).toBe(49);
   const maxBuy = await page.getByTestId('analysis-max-buy').innerText();
   expect(maxBuy).toMatch(/-?\d\.\d{3}/);
+  // Issue 40: beside SPEC.md's maximum, the strongest relation (largest |r|) of each series, in words, as the
+  // answer has it.
+  for (const series of ['buy', 'sell'] as const) {
+    const points = first.result.lag_price_list.map((point) => ({
+      lag: point.lag,
+      corr: series === 'buy' ? point.corr_buy : point.corr_sell,
+    }));
+    const strongest = points.reduce((best, point) =>
+      Math.abs(point.corr) > Math.abs(best.corr) ? point : best,
+    );
+    const line = page.getByTestId(`analysis-max-${series}-strongest`);
+    const text = await line.innerText();
+    expect(text).toContain(
+      `Strongest relation: ${strongest.corr.toFixed(3)} at lag ${strongest.lag > 0 ? '+' : ''}${strongest.lag}`,
+    );
+    const kind =
+      Math.abs(strongest.corr) < 0.1
+        ? 'none'
+        : strongest.lag > 0
+          ? 'lead'
+          : strongest.lag < 0
+            ? 'follow'
+            : 'same';
+    expect(await line.getAttribute('data-kind')).toBe(kind);
+    expect(text).toMatch(
+      { lead: /signals lead/, follow: /signals follow/, same: /same 5 minutes/, none: /No clear relation/ }[
+        kind
+      ],
+    );
+  }
   await page.waitForTimeout(500);
   await screenshot(page, 'insights-analysis-light-en');
 

@@ -3,12 +3,15 @@
 // and Close asking first unless one-click close is on. A client-mode trader on a real paper account, two real
 // trades from stored signals, a real browser; nothing scrolls sideways before a check: what a trader sees is
 // what the point under the button shows.
+import fs from 'node:fs';
+import Decimal from 'decimal.js';
 import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { screenshot, setupE2e } from './harness';
 import {
   addTradeToken,
   apiGet,
+  apiPost,
   dismissNotifications,
   enterPin,
   expectNotification,
@@ -88,6 +91,19 @@ test('setup: a client-mode trader with two open trades on two symbols; Close ask
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
   await enterPin(page, '13579');
   await addTradeToken(page, account);
+  // Issue 40: each platform says which road its requests take; the paper exchange, like Binance, refuses
+  // browsers, so a client-mode trader's requests go through the relay.
+  const roads = page.getByTestId('platform-road');
+  expect(await roads.count()).toBeGreaterThan(0);
+  const paperRoad = page
+    .getByTestId('platform-card')
+    .filter({ hasText: 'Paper Futures' })
+    .getByTestId('platform-road');
+  expect(await paperRoad.getAttribute('data-road')).toBe('relay');
+  expect(await paperRoad.innerText()).toContain('forwards it to the exchange');
+  expect(await page.getByTestId('platform-card').first().innerText()).not.toContain(
+    'straight to the exchange',
+  );
   await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
   await page.getByTestId('signals-panel').waitFor();
   for (const signal of s.signals) trades.push(await openFromSignal(page, s.socket, signal));
@@ -183,7 +199,57 @@ test('/trade_history: each closed trade says Client; on a phone it is a card wit
   await expectReachable(page, rows.first().getByTestId('history-pnl-net'), 'history card Net');
   await screenshot(page, 'screens-history-phone-dark-en');
   await page.setViewportSize(DESK);
+  await setSidebar(page, true);
+
+  // Issue 40: one realized PNL — SPEC.md's gross under its name, the net beside it — equal to the export of the
+  // same day (JSON), and defined in the tooltip.
+  const gross = await page.getByTestId('realized-pnl-gross').innerText();
+  const net = await page.getByTestId('realized-pnl-net').innerText();
+  expect(await page.getByTestId('realized-pnl').getAttribute('title')).toMatch(
+    /^Σ PNL \$ of the trades listed/,
+  );
+  await page.getByTestId('history-export-format').selectOption('json');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('history-export').click(),
+  ]);
+  const file = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as {
+    realized_pnl: string;
+    realized_pnl_net: string;
+    trade_list: unknown[];
+  };
+  expect(file.trade_list.length).toBe(2);
+  expect(gross).toBe(`${new Decimal(file.realized_pnl).toFixed(2)} $`);
+  expect(net).toBe(`net ${new Decimal(file.realized_pnl_net).toFixed(2)} $`);
+
+  // Ukrainian: 24-hour times (no AM/PM) in the history's Start column.
+  await setLook(page, 'ua', 'dark');
+  const start = await rows.first().locator('td[data-col="start"]').innerText();
+  expect(start).toMatch(/\b([01]\d|2[0-3]):[0-5]\d\b/);
+  expect(start).not.toMatch(/AM|PM|дп|пп/i);
+  await setLook(page, 'en', 'dark');
   expect(s.errors).toEqual([]);
   // Two opens and two closes through the relay: no failed request in the console.
   expect(failedAnswers).toEqual([]);
+});
+
+test('the signal feed names the neuron of each signal, and its times are 24-hour', async () => {
+  const { page } = s;
+  // The feed lists the last hour's signals that pass the trader's filter: at 60 % the engine's do.
+  await apiPost(page, 'trade_preferences/set_preferences/', {
+    trade_auto_open_delay: 0,
+    trade_auto_close_delay: 0,
+    minimal_accuracy: 60,
+    trade_in_server_side: 0,
+  });
+  await page.reload();
+  await goInApp(page, '/trading');
+  const rows = page.getByTestId('signal-feed-row');
+  await rows.first().waitFor({ timeout: 30_000 });
+  const count = await rows.count();
+  expect(count).toBeGreaterThan(0);
+  expect(await rows.getByTestId('signal-feed-neuron').count()).toBe(count);
+  const time = await rows.first().locator('.numeric').first().innerText();
+  expect(time).toMatch(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/);
+  await screenshot(page, 'screens-signal-feed');
 });

@@ -626,14 +626,17 @@ test('/trade_history shows every trade with its badge and the exact realized PNL
   for (const { trade, status } of s.closed) {
     expect(history.find((item) => item.trade_uuid === trade.trade_uuid)?.trade_status).toBe(status);
   }
-  // The badge is the exact sum of the realized PNL the exchange booked for these closes, net of the
-  // commissions (issue 18; a trade whose commissions are not known counts gross).
+  // The badge is SPEC.md's exact sum of the PNL the exchange booked for these closes, and beside it the same
+  // net of the commissions (issues 18, 40; a trade whose commissions are not known counts gross).
+  const gross = Decimal.sum(...s.closed.map(({ trade }) => trade.trade_pnl_current));
   const sum = Decimal.sum(...s.closed.map(({ trade }) => trade.trade_pnl_net ?? trade.trade_pnl_current));
   const badge = page.getByTestId('realized-pnl');
   expect((await badge.innerText()).replace(/\s+/g, ' ')).toMatch(
-    new RegExp(`^Realized PNL for this page ?${fixed(sum, 2).replace('.', '\\.')} \\$$`),
+    new RegExp(
+      `^Realized PNL for this page ?${fixed(gross, 2).replace('.', '\\.')} \\$ ?net ${fixed(sum, 2).replace('.', '\\.')} \\$$`,
+    ),
   );
-  expect(await badge.getAttribute('class')).toContain(sum.gt(0) ? 'is-positive' : 'is-negative');
+  expect(await badge.getAttribute('class')).toContain(gross.gt(0) ? 'is-positive' : 'is-negative');
   await dismissNotifications(page);
   await page.mouse.move(5, 5);
   await page.waitForTimeout(300);

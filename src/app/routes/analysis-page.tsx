@@ -4,7 +4,14 @@ import { useSnapshot, type Snapshot } from 'valtio';
 import { ANALYSIS_MAX_RANGE_DAYS, type AnalysisResult, type LagMaxCorrelation } from '../../../contracts';
 import { Loader } from '../../components/ui';
 import { formatFixed } from '../../lib/format';
-import { CORRELATION_DECIMALS, lagMinutes, signedLag } from '../../features/analysis/analysis-format';
+import {
+  CLEAR_RELATION_MIN_ABS_CORR,
+  CORRELATION_DECIMALS,
+  lagMinutes,
+  relationKind,
+  signedLag,
+  strongestRelation,
+} from '../../features/analysis/analysis-format';
 import {
   analysisRangeProblem,
   analysisStore,
@@ -32,23 +39,49 @@ const PROBLEM_KEYS: Record<AnalysisRangeProblem, string> = {
   too_long: 'analysis.range_too_long',
 };
 
+/**
+ * SPEC.md's greatest correlation of a series with its lag, and beside it (issue 40) the strongest relation — the
+ * largest |r| — in numbers and in words: whether the signals came before bitcoin's move, after it, or with it.
+ */
 function MaxCorrelation({
   title,
   value,
+  series,
+  points,
   formatLag,
   testId,
 }: {
   title: string;
   value: LagMaxCorrelation;
+  series: 'buy' | 'sell';
+  points: Snapshot<AnalysisResult>['lag_price_list'];
   formatLag: (lag: number) => string;
   testId: string;
 }) {
   const { t } = useTranslation('insights');
+  const strongest = strongestRelation(points, series);
+  const kind = strongest ? relationKind(strongest) : 'none';
+  const rising = strongest !== undefined && strongest.corr > 0;
   return (
     <div className="stat" data-testid={testId}>
       <dt>{title}</dt>
       <dd className="stat-value numeric">{formatFixed(value.max_corr, CORRELATION_DECIMALS)}</dd>
       <dd className="stat-note muted">{t('analysis.at_lag', { lag: formatLag(value.lag_at_max_corr) })}</dd>
+      {strongest ? (
+        <dd className="stat-note analysis-strongest" data-testid={`${testId}-strongest`} data-kind={kind}>
+          {t('analysis.strongest', {
+            corr: formatFixed(strongest.corr, CORRELATION_DECIMALS),
+            lag: formatLag(strongest.lag),
+          })}{' '}
+          {t(`analysis.relation.${kind}`, {
+            series: t(`analysis.relation.series_${series}`),
+            move: t(rising ? 'analysis.relation.rise' : 'analysis.relation.fall'),
+            moved: t(rising ? 'analysis.relation.rose' : 'analysis.relation.fell'),
+            minutes: lagMinutes(Math.abs(strongest.lag)).replace('+', ''),
+            threshold: CLEAR_RELATION_MIN_ABS_CORR,
+          })}
+        </dd>
+      ) : null}
     </div>
   );
 }
@@ -71,12 +104,16 @@ function AnalysisResultView({ result }: { result: Snapshot<AnalysisResult> }) {
         <MaxCorrelation
           title={t('analysis.max_buy')}
           value={result.lag_buy}
+          series="buy"
+          points={result.lag_price_list}
           formatLag={formatLag}
           testId="analysis-max-buy"
         />
         <MaxCorrelation
           title={t('analysis.max_sell')}
           value={result.lag_sell}
+          series="sell"
+          points={result.lag_price_list}
           formatLag={formatLag}
           testId="analysis-max-sell"
         />

@@ -120,10 +120,13 @@ describe('/trade_history (SPEC.md §2)', () => {
     ]);
     await renderPage();
     const badge = screen.getByTestId('realized-pnl');
-    // Net of the commissions charged (issue 18): 0.1 + 0.1 − 0.295 = −0.095; gross 0.005.
-    expect(badge).toHaveTextContent('Realized PNL for this page-0.10 $');
-    expect(badge).toHaveClass('is-negative');
-    expect(badge.getAttribute('title')).toMatch(/net of the commissions.*gross: 0\.01 \$/);
+    // SPEC.md's figure under its name, gross: 0.1 + 0.2 − 0.295 = 0.005 (green); the net beside it (issue 40):
+    // 0.1 + 0.1 − 0.295 = −0.095. The tooltip defines both.
+    expect(badge).toHaveTextContent('Realized PNL for this page0.01 $net -0.10 $');
+    expect(badge).toHaveClass('is-positive');
+    expect(badge.getAttribute('title')).toMatch(
+      /Σ PNL \$ of the trades listed.*Net: the same after the commissions/,
+    );
     const nets = screen.getAllByTestId('history-pnl-net');
     expect(nets[1]).toHaveTextContent('0.101.03 %');
     expect(nets[1]).toHaveClass('is-positive');

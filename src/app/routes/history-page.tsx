@@ -65,19 +65,26 @@ function DaySwitcher() {
   );
 }
 
-/** 'Realized PNL for this page': green above 0, red otherwise (SPEC.md §2). */
+/**
+ * 'Realized PNL for this page' (SPEC.md §2): SPEC.md's figure under its name — Σ trade_pnl_current of the listed
+ * trades, green above 0, red otherwise — and the net beside it (issue 40). The tooltip defines both, and the
+ * export of the same days carries the same two (realized_pnl, realized_pnl_net): one definition everywhere.
+ */
 function RealizedPnlBadge() {
   const { t } = useTranslation();
   const { realized_pnl, realized_pnl_net } = useSnapshot(historyStore);
-  const tone = compareDecimals(realized_pnl_net, 0) > 0 ? 'is-positive' : 'is-negative';
+  const tone = compareDecimals(realized_pnl, 0) > 0 ? 'is-positive' : 'is-negative';
   return (
     <span
       className={`realized-pnl numeric ${tone}`}
-      title={t('history.realized_pnl_tooltip', { gross: formatFixed(realized_pnl, PNL_DECIMALS) })}
+      title={t('history.realized_pnl_tooltip')}
       data-testid="realized-pnl"
     >
       <span className="realized-pnl-label">{t('history.realized_pnl')}</span>
-      {formatFixed(realized_pnl_net, PNL_DECIMALS)} $
+      <span data-testid="realized-pnl-gross">{formatFixed(realized_pnl, PNL_DECIMALS)} $</span>
+      <span className="realized-pnl-net" data-testid="realized-pnl-net">
+        {t('history.realized_pnl_net', { net: formatFixed(realized_pnl_net, PNL_DECIMALS) })}
+      </span>
     </span>
   );
 }

@@ -74,7 +74,8 @@ describe('about page (/about)', () => {
     expect(screen.getByTestId('about-accuracy')).toHaveTextContent('last 50 resolved signals');
     expect(screen.getByTestId('about-accuracy')).toHaveTextContent('never a constant');
     expect(screen.getByTestId('about-statistics')).toHaveTextContent('house paper account');
-    expect(screen.getByTestId('about-modes')).toHaveTextContent('never leave this browser');
+    expect(screen.getByTestId('about-modes')).toHaveTextContent('never leaves this browser');
+    expect(screen.getByTestId('about-modes')).toHaveTextContent('forwards each signed request');
     expect(screen.getByTestId('about-keys')).toHaveTextContent('Argon2id');
     expect(screen.getByTestId('about-keys')).toHaveTextContent('AES-256-GCM');
     expect(document.body).toHaveTextContent('Version 1.0.6');

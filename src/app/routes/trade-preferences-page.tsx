@@ -43,6 +43,13 @@ function PlatformCard({ platform }: { platform: Platform }) {
   // Server mode, and client mode on an exchange that refuses browsers, reach the exchange from our server.
   const relayed =
     trade_preferences?.trade_in_server_side === TradeSide.SERVER || !platform.platform_allows_browser;
+  // Issue 40: the road this platform's exchange requests take, said per platform (Binance refuses browsers).
+  const road =
+    trade_preferences?.trade_in_server_side === TradeSide.SERVER
+      ? 'server'
+      : platform.platform_allows_browser
+        ? 'direct'
+        : 'relay';
   return (
     <section className="panel platform-card" aria-label={platform.platform_name} data-testid="platform-card">
       <div className="panel-header">
@@ -58,6 +65,9 @@ function PlatformCard({ platform }: { platform: Platform }) {
           <h3 className="section-title">{t('pin.title')}</h3>
           <PinCodePanel platformUuid={platform.platform_uuid} onSave={savePinCode} onRemove={forgetPinCode} />
         </div>
+        <p className="muted platform-road" data-testid="platform-road" data-road={road}>
+          {t(`preferences.road.${road}`)}
+        </p>
         <div className="platform-section">
           <h3 className="section-title">{t('trade_token.title')}</h3>
           <TradeTokenPanel platform={platform} onAdd={addToken} onRevoke={revokeToken} />

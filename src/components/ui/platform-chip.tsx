@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 export interface PlatformChipProps {
   name: string;
   /** The platform's platform_background, a CSS colour. */
@@ -24,6 +25,9 @@ function readableTextColour(background: string): string {
 
 /** Platform name with its background colour (SPEC.md §2 "Platform chip"). */
 export function PlatformChip({ name, background, filled = false }: PlatformChipProps) {
+  // Issue 40: a platform's name in the trader's language where it has one (Paper Futures), else as it is.
+  const { t } = useTranslation();
+  const shown = t(`platform_name.${name}`, { defaultValue: name });
   if (filled) {
     return (
       <span
@@ -31,7 +35,7 @@ export function PlatformChip({ name, background, filled = false }: PlatformChipP
         style={{ background, color: readableTextColour(background) }}
         data-testid="platform-chip"
       >
-        {name}
+        {shown}
       </span>
     );
   }
@@ -42,7 +46,7 @@ export function PlatformChip({ name, background, filled = false }: PlatformChipP
       data-testid="platform-chip"
     >
       <span className="platform-chip-dot" aria-hidden="true" />
-      {name}
+      {shown}
     </span>
   );
 }

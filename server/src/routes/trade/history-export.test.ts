@@ -121,6 +121,9 @@ describe('GET /api/trade/export_trades_history/', () => {
     const file = historyExport.parse(JSON.parse(response.body));
     expect(file.trade_list).toEqual(await historyRows());
     expect(file.realized_pnl).toBe(sumDecimals(file.trade_list.map((row) => row.trade_pnl_current)));
+    expect(file.realized_pnl_net).toBe(
+      sumDecimals(file.trade_list.map((row) => row.trade_pnl_net ?? row.trade_pnl_current)),
+    );
   });
 
   it('one day of the two holds only its trades', async () => {

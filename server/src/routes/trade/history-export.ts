@@ -140,6 +140,7 @@ export const historyExportRoutes: FastifyPluginAsyncZod = async (app) => {
                 start_date,
                 end_date,
                 realized_pnl: sumDecimals(rows.map((row) => row.trade_pnl_current)),
+                realized_pnl_net: sumDecimals(rows.map((row) => row.trade_pnl_net ?? row.trade_pnl_current)),
                 trade_list: rows,
               }),
             )

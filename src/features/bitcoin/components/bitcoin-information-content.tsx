@@ -33,7 +33,7 @@ export function BitcoinInformationContent() {
             <dd className="stat-value">
               <Chip palette={trendPalette(current.trend_moment)}>
                 <DirectionIcon direction={current.trend_moment} />
-                {trendLabel(current.trend_moment)}
+                {t(`trend_label.${trendLabel(current.trend_moment)}`)}
               </Chip>
             </dd>
           </div>

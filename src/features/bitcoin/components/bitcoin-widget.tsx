@@ -45,6 +45,8 @@ export function BitcoinWidget() {
         onClick={open}
         data-testid="bitcoin-trend"
       >
+        {/* Issue 40: the number is the model's prediction, not the 24 h change it looks like: it says so. */}
+        <span className="bitcoin-forecast-label">{t('bitcoin.forecast_label')}</span>
         <DirectionIcon direction={information.trend_moment} />
         <span className="numeric">
           {formatFixed(Math.abs(information.trend_prediction), TREND_DECIMALS)} %

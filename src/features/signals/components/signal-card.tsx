@@ -200,7 +200,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
             title={t('signal.trend_tooltip')}
             testId="signal-trend"
           >
-            {trendLabel(signal.trend_moment)}
+            {t(`trend_label.${trendLabel(signal.trend_moment)}`)}
           </Chip>
           {signal.neuron ? (
             <Chip

@@ -7,6 +7,8 @@ import { useTranslation } from 'react-i18next';
 import type { SignalFeed as Feed, SignalFeedItem } from '../../../../contracts';
 import { Chip, Palette } from '../../../components/ui';
 import { formatFractionAsPercent } from '../../../lib/format';
+import { formatDate } from '../../../lib/i18n';
+import { neuronChipText } from './signal-card';
 import { getSignalFeed } from '../api/get-signal-feed';
 
 const SIGNAL_FEED_REFRESH_MS = 20_000;
@@ -17,8 +19,9 @@ const OUTCOME_PALETTE: Readonly<Record<SignalFeedItem['signal_outcome'], Palette
   open: Palette.GRAY,
 };
 
+/** 24-hour, in the app's language (issue 40: not the browser's default, which may be AM/PM). */
 function time(iso: string): string {
-  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return formatDate('time_of_day_seconds', new Date(iso));
 }
 
 function FeedRow({ item }: { item: SignalFeedItem }) {
@@ -36,6 +39,16 @@ function FeedRow({ item }: { item: SignalFeedItem }) {
       <span className={signal.signal_direction_created === 'BUY' ? 'is-buy' : 'is-sell'}>
         {t(`signal.direction.${signal.signal_direction_created}`)}
       </span>
+      {/* Issue 40: which neuron made it — two neurons may signal one symbol in the same minute. */}
+      {signal.neuron ? (
+        <Chip
+          palette={Palette.VIOLET}
+          title={t('signal.neuron_tooltip', { uuid: signal.neuron.neuron_uuid })}
+          testId="signal-feed-neuron"
+        >
+          {neuronChipText(signal.neuron)}
+        </Chip>
+      ) : null}
       <span className="numeric" title={t('signal_feed.accuracy_made')}>
         {formatFractionAsPercent(signal.signal_accuracy, 1)} %
       </span>

@@ -74,7 +74,11 @@ function SignalToast({ card, onDismiss }: { card: LiveSignal; onDismiss: () => v
           <DirectionIcon direction={isBuy ? 1 : -1} />
           {direction}
         </span>
-        <span className="muted signal-toast-platform">{signal.platform.platform_name}</span>
+        <span className="muted signal-toast-platform">
+          {t(`platform_name.${signal.platform.platform_name}`, {
+            defaultValue: signal.platform.platform_name,
+          })}
+        </span>
       </div>
       <div className="signal-toast-foot">
         {autoOpenInS !== undefined ? (

@@ -103,7 +103,9 @@ export function SignalTrendContent({ signalUuid }: { signalUuid: string }) {
         <div className="stat">
           <dt>{t('signal.trend')}</dt>
           <dd className="stat-value">
-            <Chip palette={trendPalette(record.trend_moment)}>{trendLabel(record.trend_moment)}</Chip>
+            <Chip palette={trendPalette(record.trend_moment)}>
+              {t(`trend_label.${trendLabel(record.trend_moment)}`)}
+            </Chip>
           </dd>
         </div>
         <div className="stat">

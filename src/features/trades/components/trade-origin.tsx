@@ -12,7 +12,9 @@ export function TradeOrigin({ trade }: { trade: Pick<Trade, 'trade_in_server_sid
   const { t } = useTranslation();
   const platform = useSnapshot(platformsStore).platform_dict[trade.platform_uuid];
   const mode = trade.trade_in_server_side === 1 ? 'server' : 'client';
-  const name = platform?.platform_name;
+  const name = platform
+    ? t(`platform_name.${platform.platform_name}`, { defaultValue: platform.platform_name })
+    : undefined;
   const title = [t(`trades.origin.title_${mode}`), name].filter(Boolean).join('\n');
   return (
     <span
