@@ -49,7 +49,7 @@ test('a new trader signs up, sets a PIN, creates a paper account and sees a bala
   await page.goto(e2e.app.baseUrl);
   await signUp(page, `trader-${Date.now()}@example.com`, 'paper-trader');
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
-  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  const card = page.locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]');
   await card.waitFor({ timeout: 15_000 });
   expect(await card.getByTestId('trade-token-status').innerText()).toBe('NO TRADE TOKEN');
   await card.getByText('Please set PIN Code for adding Trade Token').waitFor();
@@ -134,7 +134,7 @@ test('at 375×812 the sidebar is an overlay opened by the hamburger', async () =
 
 /** On /trade_preferences: sets the PIN of the Paper Futures card (the panel shows the form or 'Change'). */
 async function enterPin(page: Page, pinCode: string) {
-  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  const card = page.locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]');
   const change = card.getByRole('button', { name: 'Change PIN Code' });
   await ((await change.isVisible()) ? change : card.getByRole('button', { name: 'Enter PIN Code' })).click();
   await card.getByPlaceholder('Pin Code').fill(pinCode);
@@ -143,7 +143,7 @@ async function enterPin(page: Page, pinCode: string) {
 }
 
 async function addPaperToken(page: Page) {
-  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  const card = page.locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]');
   await card.getByRole('button', { name: 'Create paper account' }).click();
   await expect.poll(() => card.getByTestId('api-key-input').inputValue(), { timeout: 15_000 }).not.toBe('');
   await card.getByRole('button', { name: 'Save' }).click();
@@ -152,8 +152,7 @@ async function addPaperToken(page: Page) {
 
 const statusOf = (page: Page) =>
   page
-    .getByTestId('platform-card')
-    .filter({ hasText: 'Paper Futures' })
+    .locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]')
     .getByTestId('trade-token-status')
     .innerText();
 
@@ -172,7 +171,7 @@ test('a refused key is not saved and says why; after a reload a client-mode toke
   await enterPin(page, '24680');
   // Issue 36: a key the exchange refuses is not saved: the form says why, in the trader's language, and the
   // token stays absent (the account read goes through the relay, as every call of this page does).
-  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  const card = page.locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]');
   await card.getByRole('button', { name: 'Create paper account' }).click();
   await expect.poll(() => card.getByTestId('api-key-input').inputValue(), { timeout: 15_000 }).not.toBe('');
   await card.getByTestId('api-secret-input').fill('f'.repeat(64));
@@ -241,8 +240,7 @@ test('in server mode the token is kept by the server, sealed, unlocked with the 
   await expectBalance(page);
 
   await page
-    .getByTestId('platform-card')
-    .filter({ hasText: 'Paper Futures' })
+    .locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]')
     .getByRole('button', { name: 'Revoke Trade Token' })
     .click();
   await page.getByTestId('trade-token-revoke-confirm').click();

@@ -104,7 +104,7 @@ test('a paper account’s secret is shown once; the fee flag; Close after a relo
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
   await enterPin(page, PIN);
-  const card = page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  const card = page.locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]');
 
   // The secret of a new paper account: shown once, with a copy button, and said so.
   await card.getByRole('button', { name: 'Create paper account' }).click();

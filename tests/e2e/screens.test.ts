@@ -96,8 +96,7 @@ test('setup: a client-mode trader with two open trades on two symbols; Close ask
   const roads = page.getByTestId('platform-road');
   expect(await roads.count()).toBeGreaterThan(0);
   const paperRoad = page
-    .getByTestId('platform-card')
-    .filter({ hasText: 'Paper Futures' })
+    .locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]')
     .getByTestId('platform-road');
   expect(await paperRoad.getAttribute('data-road')).toBe('relay');
   expect(await paperRoad.innerText()).toContain('forwards it to the exchange');

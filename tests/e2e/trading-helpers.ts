@@ -400,7 +400,7 @@ export async function expectNotification(page: Page, text: string | RegExp, time
 }
 
 export const paperCard = (page: Page) =>
-  page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+  page.locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]');
 
 /** On /trade_preferences: sets the PIN of the Paper Futures card. */
 export async function enterPin(page: Page, pinCode: string): Promise<void> {

@@ -284,7 +284,8 @@ export function writeReport(mode: string, report: object): void {
 
 // ----------------------------------------------------------------------------------------- the trader set-up
 
-const paperCard = (page: Page) => page.getByTestId('platform-card').filter({ hasText: 'Paper Futures' });
+const paperCard = (page: Page) =>
+  page.locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]');
 
 /**
  * On /trade_preferences in English: optionally switches to server mode (saved after the 2 s debounce), sets

@@ -51,7 +51,12 @@ function PlatformCard({ platform }: { platform: Platform }) {
         ? 'direct'
         : 'relay';
   return (
-    <section className="panel platform-card" aria-label={platform.platform_name} data-testid="platform-card">
+    <section
+      className="panel platform-card"
+      aria-label={platform.platform_name}
+      data-testid="platform-card"
+      data-platform-name={platform.platform_name}
+    >
       <div className="panel-header">
         <PlatformChip name={platform.platform_name} background={platform.platform_background} />
         <TradeTokenStatusChip level={level} />
