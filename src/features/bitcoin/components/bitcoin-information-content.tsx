@@ -39,7 +39,7 @@ export function BitcoinInformationContent() {
           </div>
           <div className="stat">
             <dt>{t('bitcoin.prediction')}</dt>
-            <dd className={`stat-value numeric trend-value-${Math.sign(prediction)}`}>
+            <dd className={`stat-value numeric trend-value palette-${trendPalette(prediction)}`}>
               {prediction > 0 ? '+' : ''}
               {formatFixed(prediction, TREND_DECIMALS)} %
             </dd>

@@ -55,6 +55,19 @@ describe('BitcoinWidget', () => {
     expect(screen.getByRole('img', { name: 'Down' })).toBeInTheDocument();
   });
 
+  // SPEC.md §9: four tiers around TREND_COLOUR_THRESHOLD_PERCENT (0.2 %), whatever trend_moment says.
+  test.each([
+    [0.35, 'palette-green'],
+    [0.15, 'palette-yellow'],
+    [-0.15, 'palette-orange'],
+    [-0.35, 'palette-red'],
+    [0, 'palette-gray'],
+  ])('a prediction of %s %% is coloured %s', (trend_prediction, palette) => {
+    setBitcoinInformation({ ...INFORMATION, trend_moment: 1, trend_prediction });
+    render(<BitcoinWidget />);
+    expect(screen.getByTestId('bitcoin-trend')).toHaveClass('trend-chip', palette);
+  });
+
   test('each button opens "Bitcoin Public Information" with the chart, and every opening refetches', async () => {
     setBitcoinInformation(INFORMATION);
     render(<BitcoinWidget />);
