@@ -121,6 +121,8 @@ const DATE_FORMATS = {
   date_time: { dateStyle: 'medium', timeStyle: 'short' },
   /** Hours and minutes: chart axes. */
   time_of_day: { hour: '2-digit', minute: '2-digit' },
+  /** Hours, minutes and seconds, 24-hour: when a trade's UI status runs out (its button's accessible name). */
+  time_of_day_seconds: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
   /** The history's day. */
   day: { dateStyle: 'medium' },
   /** The analysis' day picker. */
