@@ -120,3 +120,15 @@ export const DAY_END_MS_OF_SECOND = 99;
  * navigation see them all.
  */
 export const VIRTUAL_ROWS_FROM = 100;
+
+/**
+ * SPEC.md §9 "Cached API data is kept 60 s when unused by default": an entry of API data kept for one screen
+ * (a detail modal's trend data, lib/unused-data.ts) is dropped this long after the last component showing it
+ * went away.
+ */
+export const CACHED_DATA_UNUSED_MS = 60_000;
+/**
+ * SPEC.md §9 "Chunk load time-out 120 s": a lazy chunk not loaded this long after it was asked for fails like
+ * a chunk that could not be loaded (lib/chunk-reload.ts: the page reloads once, then the error page).
+ */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { DirectionIcon, Loader, Modal, ModalSize, trendPalette } from '../../../components/ui';
@@ -6,9 +6,10 @@ import { BITCOIN_PRICE_DECIMALS, TREND_DECIMALS } from '../../../config/constant
 import { formatFixed, formatGrouped } from '../../../lib/format';
 import { bitcoinStore, loadBitcoinTrendData } from '../bitcoin-store';
 import './bitcoin.css';
+import { lazyChunk } from '../../../lib/lazy-chunk';
 
 // The modal's content draws a nivo chart: loaded on first open, so nivo stays out of the initial bundle.
-const BitcoinInformationContent = lazy(() =>
+const BitcoinInformationContent = lazyChunk(() =>
   import('./bitcoin-information-content').then((module) => ({ default: module.BitcoinInformationContent })),
 );
 
