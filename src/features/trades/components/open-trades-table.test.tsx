@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { ETH_UUID, PLATFORM_UUID } from '../../../testing/live-fixtures';
 import { initTestI18n } from '../../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
+import { MODAL_CLOSE_MS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { preferencesStore, resetPreferencesStore } from '../../../stores/preferences-store';
 import { TradeTokenLevel } from '../../../stores/token-level';
@@ -20,6 +21,7 @@ import {
   loadOpenTrades,
   resetTradesStore,
   setOpenTrades,
+  tradesStore,
 } from '../trades-store';
 import { useTradeStatusTimers } from '../use-trade-status-timers';
 import { OpenTradesTable } from './open-trades-table';
@@ -386,6 +388,33 @@ describe("'Trade Trend Data' modal", () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/trading?tab=1');
     expect(screen.getByTestId('location')).not.toHaveTextContent('trade_detail_uuid');
+  });
+
+  test('its trend data is dropped 60 s after the modal closed (SPEC.md §9 unused cached API data)', async () => {
+    vi.useRealTimers();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const trade = makeTrade();
+    setOpenTrades([trade]);
+    vi.mocked(getTradeTrendByUuid).mockResolvedValue({
+      trade,
+      trade_take_profit_price: '97485.0',
+      trade_treiling_stop_price: '96515.0',
+      trend_data_list: [{ time: 0, open: 1, high: 1, low: 1, close: 97000 }],
+    });
+    renderAt('/trading');
+    fireEvent.click(screen.getByTestId('trade-detail'));
+    const dialog = screen.getByRole('dialog', { name: 'Trade Trend Data' });
+    expect(await within(dialog).findByTestId('trade-trend-content')).toBeInTheDocument();
+    await advance(120_000);
+    expect(tradesStore.trade_trend_data[trade.trade_uuid]).toBeDefined();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    // The body goes away after the modal's closing state (MODAL_CLOSE_MS); its 60 s start then.
+    await advance(MODAL_CLOSE_MS);
+    expect(screen.queryByTestId('trade-trend-content')).toBeNull();
+    await advance(59_900);
+    expect(tradesStore.trade_trend_data[trade.trade_uuid]).toBeDefined();
+    await advance(100);
+    expect(tradesStore.trade_trend_data[trade.trade_uuid]).toBeUndefined();
   });
 });
 
