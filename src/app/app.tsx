@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
 import { Loader } from '../components/ui';
 import { BITCOIN_REFRESH_MS } from '../config/constants';
@@ -15,9 +15,10 @@ import { MainPage } from './routes/main-page';
 import { NotFoundPage } from './routes/not-found-page';
 import { ProtectedRoute } from './protected-route';
 import { removeCardsOfTradedSignals } from './signal-trading';
+import { lazyChunk } from '../lib/lazy-chunk';
 
 // The dashboard and its nivo charts are lazy chunks, outside the initial bundle.
-const DashboardPage = lazy(() =>
+const DashboardPage = lazyChunk(() =>
   import('./routes/dashboard-page').then((module) => ({
     default: module.DashboardPage,
   })),

@@ -51,10 +51,15 @@ describe('footer trade badges (SPEC.md §1)', () => {
     ]);
     renderAt('/trading');
     const pnl = screen.getByTestId('footer-current-pnl');
-    // Net of commissions (issue 18): 0.105 (no commission known: gross) + 0.0051 = 0.1101; gross 0.305.
-    expect(pnl).toHaveTextContent('0.11 $');
+    // SPEC.md §3 current_pnl = Σ trade_pnl_current = 0.105 + 0.2 = 0.305 under its name; beside it the net of
+    // commissions (issue 18): 0.105 (no commission known: gross) + 0.0051 = 0.1101.
+    expect(pnl).toHaveTextContent('PNL0.31 $·net0.11 $');
+    expect(screen.getByTestId('footer-current-pnl-gross')).toHaveTextContent('0.31 $');
+    expect(screen.getByTestId('footer-current-pnl-net')).toHaveTextContent('net0.11 $');
     expect(pnl).toHaveClass('is-positive');
-    expect(pnl.getAttribute('title')).toMatch(/net of their commissions.*gross: 0\.31 \$/);
+    expect(pnl.getAttribute('title')).toMatch(
+      /before commissions \(gross\).*Net: the same after their commissions/,
+    );
     const loss = screen.getByTestId('footer-possible-loss');
     // 10 × −10 × 0.01 + 12.5 × 3.3 × 0.01 = −0.5875
     expect(loss).toHaveTextContent('-0.59 $');
@@ -62,15 +67,40 @@ describe('footer trade badges (SPEC.md §1)', () => {
     expect(loss.getAttribute('title')).toMatch(/trailing stop/);
   });
 
+  test('the exact sums of trade-core, not float arithmetic; gross and net keep their own colours', () => {
+    setOpenTrades([
+      makeTrade({ trade_pnl_current: '0.5', trade_pnl_net: '-0.004' }),
+      makeTrade({ trade_pnl_current: '0.505', trade_pnl_net: '-0.301' }),
+    ]);
+    renderAt('/trading');
+    // Gross 0.5 + 0.505 = 1.005 exactly: 1.01 $ (in floats 0.5 + 0.505 is 1.00499…, shown 1.00); net −0.305.
+    expect(screen.getByTestId('footer-current-pnl-gross')).toHaveTextContent('1.01 $');
+    expect(screen.getByTestId('footer-current-pnl')).toHaveClass('is-positive');
+    expect(screen.getByTestId('footer-current-pnl-net')).toHaveTextContent('-0.31 $');
+    expect(screen.getByTestId('footer-current-pnl-net')).toHaveClass('is-negative');
+  });
+
+  test('in Ukrainian: PNL and нетто', async () => {
+    await initTestI18n('ua');
+    try {
+      setOpenTrades([makeTrade({ trade_pnl_current: '-0.22', trade_pnl_net: '-0.34' })]);
+      renderAt('/trading');
+      expect(screen.getByTestId('footer-current-pnl')).toHaveTextContent('PNL-0.22 $·нетто-0.34 $');
+      expect(screen.getByTestId('footer-current-pnl').getAttribute('title')).toMatch(/брутто.*Нетто/);
+    } finally {
+      await initTestI18n('en');
+    }
+  });
+
   test('a PNL of exactly 0 is green; a negative one red', () => {
     setOpenTrades([makeTrade({ trade_pnl_current: '0', trade_treiling_stop_percent_current: '0' })]);
     renderAt('/trading');
-    expect(screen.getByTestId('footer-current-pnl')).toHaveTextContent('0.00 $');
+    expect(screen.getByTestId('footer-current-pnl-gross')).toHaveTextContent('0.00 $');
     expect(screen.getByTestId('footer-current-pnl')).toHaveClass('is-positive');
     cleanup();
     setOpenTrades([makeTrade({ trade_pnl_current: '-3.456' })]);
     renderAt('/trading');
-    expect(screen.getByTestId('footer-current-pnl')).toHaveTextContent('-3.46 $');
+    expect(screen.getByTestId('footer-current-pnl-gross')).toHaveTextContent('-3.46 $');
     expect(screen.getByTestId('footer-current-pnl')).toHaveClass('is-negative');
   });
 

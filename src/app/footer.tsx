@@ -17,7 +17,9 @@ function tone(value: string): string {
 
 /**
  * The total current-PNL and possible-loss badges (SPEC.md §1, §3 current_pnl and possible_loss): 2 decimals
- * and ' $', green at 0 or above, red below.
+ * and ' $', green at 0 or above, red below. The PNL badge shows SPEC.md's current_pnl (Σ trade_pnl_current,
+ * before commissions) under its name, PNL, and beside it the same sum net of the commissions (issue 18); each
+ * coloured by its own sign. Both are exact sums of trade-core (trades-store.ts).
  */
 function TradeBadges() {
   const { t } = useTranslation();
@@ -25,12 +27,17 @@ function TradeBadges() {
   return (
     <div className="footer-badges">
       <span
-        className={`footer-badge numeric ${tone(current_pnl_net)}`}
-        title={t('footer.current_pnl_tooltip', { gross: formatFixed(current_pnl, PNL_DECIMALS) })}
+        className={`footer-badge numeric ${tone(current_pnl)}`}
+        title={t('footer.current_pnl_tooltip')}
         data-testid="footer-current-pnl"
       >
         <span className="footer-badge-label">{t('footer.current_pnl')}</span>
-        {formatFixed(current_pnl_net, PNL_DECIMALS)} $
+        <span data-testid="footer-current-pnl-gross">{formatFixed(current_pnl, PNL_DECIMALS)} $</span>
+        <span className={`footer-badge-net ${tone(current_pnl_net)}`} data-testid="footer-current-pnl-net">
+          <span aria-hidden="true">·</span>
+          <span className="footer-badge-label">{t('footer.current_pnl_net')}</span>
+          {formatFixed(current_pnl_net, PNL_DECIMALS)} $
+        </span>
       </span>
       <span
         className={`footer-badge numeric ${tone(possible_loss)}`}

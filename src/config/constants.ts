@@ -70,6 +70,16 @@ export const SIGNAL_INFO_HIDE_DELAY_MS = 2000;
 /** Displayed decimals (SPEC.md §9): bitcoin price 0, trend 2, accuracy and percentages 2. */
 export const BITCOIN_PRICE_DECIMALS = 0;
 export const TREND_DECIMALS = 2;
+/**
+ * Trend colour threshold, percent (SPEC.md §9 "Colour thresholds for the trend depend on a constant whose value
+ * is not shown: above it green, below its negative red, above 0 yellow, below 0 orange"). Decision (docs/spa.md
+ * "SPEC.md audit (issue 40)"): 0.2 % — the trend the app shows as a number is trend_prediction, bitcoin's
+ * forecast move over the next 30 minutes in percent (server/src/engine/prediction.ts), mostly within ±0.5 %. A
+ * forecast beyond 0.2 % is about twice the round trip of taker fees (2 × 0.05 %) and about half of a typical
+ * 30-minute bitcoin move: a call worth acting on (green / red); inside it the sign is only a lean (yellow /
+ * orange). trend_moment (-1, 0, 1) always lies at 0 or beyond the threshold: green, gray or red.
+ */
+export const TREND_COLOUR_THRESHOLD_PERCENT = 0.2;
 export const PERCENT_DECIMALS = 2;
 
 /** Open trades are read again this long after a trade is opened or closed (SPEC.md §4, §9). */
@@ -110,3 +120,15 @@ export const DAY_END_MS_OF_SECOND = 99;
  * navigation see them all.
  */
 export const VIRTUAL_ROWS_FROM = 100;
+
+/**
+ * SPEC.md §9 "Cached API data is kept 60 s when unused by default": an entry of API data kept for one screen
+ * (a detail modal's trend data, lib/unused-data.ts) is dropped this long after the last component showing it
+ * went away.
+ */
+export const CACHED_DATA_UNUSED_MS = 60_000;
+/**
+ * SPEC.md §9 "Chunk load time-out 120 s": a lazy chunk not loaded this long after it was asked for fails like
+ * a chunk that could not be loaded (lib/chunk-reload.ts: the page reloads once, then the error page).
+ */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

@@ -124,7 +124,7 @@ const DATE_FORMATS = {
   date_time: { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' },
   /** Hours and minutes: chart axes. */
   time_of_day: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
-  /** Hours, minutes and seconds: the signal feed. */
+  /** Hours, minutes and seconds: the signal feed, and when a trade's UI status runs out (its button's name). */
   time_of_day_seconds: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
   /** The history's day. */
   day: { dateStyle: 'medium' },

@@ -346,6 +346,11 @@ export async function proxySocket(page: Page) {
     muteEngineSignals: (muted: boolean) => {
       state.muted = muted;
     },
+    /** Sends any frame to the page as the server would (a test that must choose a value the server sends). */
+    send: (frame: object) => {
+      if (!state.route) throw new Error('the page has no websocket yet');
+      state.route.send(JSON.stringify(frame));
+    },
     /** Drops the page's socket as a network failure would (code 1006 is not sendable; 4000 stands for it). */
     drop: async () => {
       if (!state.route) throw new Error('the page has no websocket yet');

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot, type Snapshot } from 'valtio';
 import { ANALYSIS_MAX_RANGE_DAYS, type AnalysisResult, type LagMaxCorrelation } from '../../../contracts';
@@ -25,9 +25,10 @@ import {
 import { DayPicker } from '../../features/analysis/components/day-picker';
 import { useAnalysisQuery } from '../../features/analysis/components/use-analysis-query';
 import '../../features/analysis/components/analysis.css';
+import { lazyChunk } from '../../lib/lazy-chunk';
 
 // The chart draws with nivo: loaded when there is something to draw, never in the initial bundle.
-const CorrelationChart = lazy(() =>
+const CorrelationChart = lazyChunk(() =>
   import('../../features/analysis/components/correlation-chart').then((module) => ({
     default: module.CorrelationChart,
   })),

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Loader } from '../../components/ui';
@@ -8,20 +8,21 @@ import { statisticsStore } from '../../features/statistics/statistics-store';
 import { TradeSummary } from '../../features/statistics/components/trade-summary';
 import { useStatisticsRefresh } from '../../features/statistics/components/use-statistics-refresh';
 import '../../features/statistics/components/statistics.css';
+import { lazyChunk } from '../../lib/lazy-chunk';
 
 // The charts draw with nivo (@nivo/line, @nivo/pie, @nivo/bar): each is loaded when there is something to
 // draw, never in the initial bundle.
-const LastDayChart = lazy(() =>
+const LastDayChart = lazyChunk(() =>
   import('../../features/statistics/components/last-day-chart').then((module) => ({
     default: module.LastDayChart,
   })),
 );
-const LastMonthChart = lazy(() =>
+const LastMonthChart = lazyChunk(() =>
   import('../../features/statistics/components/last-month-chart').then((module) => ({
     default: module.LastMonthChart,
   })),
 );
-const TradeDoughnuts = lazy(() =>
+const TradeDoughnuts = lazyChunk(() =>
   import('../../features/statistics/components/trade-doughnuts').then((module) => ({
     default: module.TradeDoughnuts,
   })),

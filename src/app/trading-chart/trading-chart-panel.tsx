@@ -1,13 +1,14 @@
 // The trading chart's panel on /trading (issue 18): the heading names the focused symbol (chart-focus.ts),
 // the body with lightweight-charts loads lazily, so the page's initial JavaScript does not grow.
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Loader } from '../../components/ui';
 import { symbolsStore } from '../../stores/symbols-store';
 import { chartFocusStore } from './chart-focus';
+import { lazyChunk } from '../../lib/lazy-chunk';
 
-const TradingChartBody = lazy(() =>
+const TradingChartBody = lazyChunk(() =>
   import('./trading-chart-body').then((module) => ({ default: module.TradingChartBody })),
 );
 

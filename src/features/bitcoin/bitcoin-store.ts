@@ -4,6 +4,7 @@ import { proxy } from 'valtio';
 import type { BitcoinPublicInformation, BitcoinPublicTrendData } from '../../../contracts';
 import { getBitcoinPublicInformation } from './api/get-bitcoin-public-information';
 import { getBitcoinPublicTrendData } from './api/get-bitcoin-public-trend-data';
+import { createUnusedDataCache } from '../../lib/unused-data';
 
 interface BitcoinState {
   information: BitcoinPublicInformation | undefined;
@@ -37,6 +38,18 @@ export async function loadBitcoinInformation(): Promise<void> {
   }
 }
 
+/** The one key of the bitcoin trend data in bitcoinTrendCache. */
+export const BITCOIN_TREND_KEY = 'bitcoin_trend';
+
+/**
+ * The modal's trend data (and its read's error) is cached API data (SPEC.md §9, lib/unused-data.ts): dropped
+ * CACHED_DATA_UNUSED_MS after the modal's body last showed it. The widget's information stays (live state).
+ */
+export const bitcoinTrendCache = createUnusedDataCache(() => {
+  bitcoinStore.trend_data = undefined;
+  bitcoinStore.trend_data_error = undefined;
+});
+
 /**
  * Reads the trend data again (opening the modal invalidates the cached copy, SPEC.md §2). The previous copy
  * stays on screen while the new one loads.
@@ -54,9 +67,11 @@ export async function loadBitcoinTrendData(): Promise<void> {
     bitcoinStore.trend_data_error = error instanceof Error ? error.message : String(error);
   } finally {
     bitcoinStore.is_trend_data_loading = false;
+    bitcoinTrendCache.written(BITCOIN_TREND_KEY);
   }
 }
 
 export function resetBitcoinStore(): void {
+  bitcoinTrendCache.reset();
   Object.assign(bitcoinStore, initialState());
 }

@@ -8,6 +8,7 @@ import { SIGNAL_COUNTDOWN_S } from '../../config/constants';
 import { getRecentSignalList } from './api/get-recent-signal-list';
 import { getSignalHistoryByUuid } from './api/get-signal-history-by-uuid';
 import { getSignalTrendByUuid } from './api/get-signal-trend-by-uuid';
+import { createUnusedDataCache } from '../../lib/unused-data';
 
 /** At most this many cards are kept; the oldest go first. */
 export const SIGNAL_LIST_MAX_COUNT = 30;
@@ -142,6 +143,16 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A signal's trend data and history (and its read's error) are cached API data (SPEC.md §9,
+ * lib/unused-data.ts): dropped CACHED_DATA_UNUSED_MS after its modal's body last showed them.
+ */
+export const signalDetailCache = createUnusedDataCache((signalUuid) => {
+  delete signalsStore.signal_trend_data[signalUuid];
+  delete signalsStore.signal_history_dict[signalUuid];
+  delete signalsStore.detail_error_by_uuid[signalUuid];
+});
+
 /** Reads the trend data and the history of a signal for its modal; the previous copy shows meanwhile. */
 export async function loadSignalDetail(signalUuid: string): Promise<void> {
   signalsStore.detail_loading_by_uuid[signalUuid] = true;
@@ -158,9 +169,11 @@ export async function loadSignalDetail(signalUuid: string): Promise<void> {
     signalsStore.detail_error_by_uuid[signalUuid] = errorText(error);
   } finally {
     delete signalsStore.detail_loading_by_uuid[signalUuid];
+    signalDetailCache.written(signalUuid);
   }
 }
 
 export function resetSignalsStore(): void {
+  signalDetailCache.reset();
   Object.assign(signalsStore, initialState());
 }

@@ -10,6 +10,7 @@ import { addDecimals, possibleLoss, subDecimals, sumDecimals } from '../../../sh
 import { getOpenTrades } from './api/get-open-trades';
 import { getTradeTrendByUuid } from './api/get-trade-trend-by-uuid';
 import { announceTradeErrors } from './trade-error-notices';
+import { createUnusedDataCache } from '../../lib/unused-data';
 
 interface TradesState {
   trade_by_uuid_dict: Record<string, Trade>;
@@ -310,6 +311,15 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A trade's trend data (and its read's error) is cached API data (SPEC.md §9, lib/unused-data.ts): dropped
+ * CACHED_DATA_UNUSED_MS after its modal's body last showed it.
+ */
+export const tradeDetailCache = createUnusedDataCache((tradeUuid) => {
+  removeKey(tradesStore.trade_trend_data, tradeUuid);
+  removeKey(tradesStore.detail_error_by_uuid, tradeUuid);
+});
+
 /** Reads the trend data of a trade for its modal; the previous copy shows meanwhile. */
 export async function loadTradeDetail(tradeUuid: string): Promise<void> {
   tradesStore.detail_loading_by_uuid[tradeUuid] = true;
@@ -321,10 +331,12 @@ export async function loadTradeDetail(tradeUuid: string): Promise<void> {
     tradesStore.detail_error_by_uuid[tradeUuid] = errorText(error);
   } finally {
     removeKey(tradesStore.detail_loading_by_uuid, tradeUuid);
+    tradeDetailCache.written(tradeUuid);
   }
 }
 
 export function resetTradesStore(): void {
+  tradeDetailCache.reset();
   closeRequestStore.trade_uuid = null;
   if (refetchTimer !== undefined) clearTimeout(refetchTimer);
   refetchTimer = undefined;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { BALANCE_DECIMALS } from '../../../config/constants';
@@ -8,8 +8,9 @@ import { authStore } from '../../../stores/auth-store';
 import { platformsStore } from '../../../stores/platforms-store';
 import { balancesStore, totalMarginBalance } from '../balances-store';
 import './balances.css';
+import { lazyChunk } from '../../../lib/lazy-chunk';
 
-const BalancesModalContent = lazy(() =>
+const BalancesModalContent = lazyChunk(() =>
   import('./balances-modal-content').then((module) => ({ default: module.BalancesModalContent })),
 );
 

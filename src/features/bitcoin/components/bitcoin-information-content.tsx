@@ -5,11 +5,13 @@ import { Chip, DirectionIcon, Loader, trendLabel, trendPalette } from '../../../
 import { BITCOIN_PRICE_DECIMALS, TREND_DECIMALS } from '../../../config/constants';
 import { formatFixed, formatGrouped } from '../../../lib/format';
 import { formatTimeOfDay } from '../../../lib/i18n';
-import { bitcoinStore } from '../bitcoin-store';
+import { BITCOIN_TREND_KEY, bitcoinStore, bitcoinTrendCache } from '../bitcoin-store';
+import { useCachedDataHold } from '../../../lib/unused-data';
 
 /** Body of 'Bitcoin Public Information': price, trend, forecast and the chart of the last minutes. */
 export function BitcoinInformationContent() {
   const { t } = useTranslation();
+  useCachedDataHold(bitcoinTrendCache, BITCOIN_TREND_KEY);
   const { information, trend_data, is_trend_data_loading, trend_data_error } = useSnapshot(bitcoinStore);
   const current = trend_data?.bitcoin_public_information ?? information;
   const points = (trend_data?.trend_data_list ?? []).map((point) => ({ x: point.time, y: point.price }));
@@ -39,7 +41,7 @@ export function BitcoinInformationContent() {
           </div>
           <div className="stat">
             <dt>{t('bitcoin.prediction')}</dt>
-            <dd className={`stat-value numeric trend-value-${Math.sign(prediction)}`}>
+            <dd className={`stat-value numeric trend-value palette-${trendPalette(prediction)}`}>
               {prediction > 0 ? '+' : ''}
               {formatFixed(prediction, TREND_DECIMALS)} %
             </dd>

@@ -1,10 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { MODAL_CLOSE_MS } from '../../../config/constants';
 import { initTestI18n } from '../../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { getBitcoinPublicTrendData } from '../api/get-bitcoin-public-trend-data';
-import { resetBitcoinStore, setBitcoinInformation } from '../bitcoin-store';
+import { bitcoinStore, resetBitcoinStore, setBitcoinInformation } from '../bitcoin-store';
 import { BitcoinWidget } from './bitcoin-widget';
 
 vi.mock('../api/get-bitcoin-public-trend-data', () => ({ getBitcoinPublicTrendData: vi.fn() }));
@@ -55,6 +56,19 @@ describe('BitcoinWidget', () => {
     expect(screen.getByRole('img', { name: 'Down' })).toBeInTheDocument();
   });
 
+  // SPEC.md §9: four tiers around TREND_COLOUR_THRESHOLD_PERCENT (0.2 %), whatever trend_moment says.
+  test.each([
+    [0.35, 'palette-green'],
+    [0.15, 'palette-yellow'],
+    [-0.15, 'palette-orange'],
+    [-0.35, 'palette-red'],
+    [0, 'palette-gray'],
+  ])('a prediction of %s (percent) is coloured %s', (trend_prediction, palette) => {
+    setBitcoinInformation({ ...INFORMATION, trend_moment: 1, trend_prediction });
+    render(<BitcoinWidget />);
+    expect(screen.getByTestId('bitcoin-trend')).toHaveClass('trend-chip', palette);
+  });
+
   test('each button opens "Bitcoin Public Information" with the chart, and every opening refetches', async () => {
     setBitcoinInformation(INFORMATION);
     render(<BitcoinWidget />);
@@ -68,5 +82,29 @@ describe('BitcoinWidget', () => {
     fireEvent.click(screen.getByTestId('bitcoin-trend'));
     await act(async () => undefined);
     expect(getBitcoinPublicTrendData).toHaveBeenCalledTimes(2);
+  });
+
+  test('the trend data, cached API data, is dropped 60 s after the modal closed (SPEC.md §9); kept while open', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      setBitcoinInformation(INFORMATION);
+      render(<BitcoinWidget />);
+      fireEvent.click(screen.getByTestId('bitcoin-price'));
+      expect(await screen.findByTestId('price-chart')).toHaveTextContent('2 points');
+      await act(() => vi.advanceTimersByTimeAsync(5 * 60_000));
+      expect(bitcoinStore.trend_data).toBeDefined();
+      fireEvent.keyDown(document, { key: 'Escape' });
+      // The body goes away after the modal's closing state (MODAL_CLOSE_MS, 300 ms); its 60 s start then.
+      await act(() => vi.advanceTimersByTimeAsync(MODAL_CLOSE_MS));
+      expect(screen.queryByTestId('price-chart')).toBeNull();
+      await act(() => vi.advanceTimersByTimeAsync(59_900));
+      expect(bitcoinStore.trend_data).toBeDefined();
+      await act(() => vi.advanceTimersByTimeAsync(100));
+      expect(bitcoinStore.trend_data).toBeUndefined();
+      // The widget's live information is not cached data: it stays.
+      expect(screen.getByTestId('bitcoin-trend')).toHaveTextContent('0.46 %');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,27 +1,27 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { DirectionIcon, Loader, Modal, ModalSize } from '../../../components/ui';
+import { DirectionIcon, Loader, Modal, ModalSize, trendPalette } from '../../../components/ui';
 import { BITCOIN_PRICE_DECIMALS, TREND_DECIMALS } from '../../../config/constants';
 import { formatFixed, formatGrouped } from '../../../lib/format';
 import { bitcoinStore, loadBitcoinTrendData } from '../bitcoin-store';
 import './bitcoin.css';
+import { lazyChunk } from '../../../lib/lazy-chunk';
 
 // The modal's content draws a nivo chart: loaded on first open, so nivo stays out of the initial bundle.
-const BitcoinInformationContent = lazy(() =>
+const BitcoinInformationContent = lazyChunk(() =>
   import('./bitcoin-information-content').then((module) => ({ default: module.BitcoinInformationContent })),
 );
 
 /**
  * Header widget (SPEC.md §2): the current bitcoin price (0 decimals) and the trend prediction (absolute, 2
- * decimals), each opening the large 'Bitcoin Public Information' modal; opening reads the trend data again.
+ * decimals, coloured by its tier: trend.ts), each opening the large 'Bitcoin Public Information' modal; opening reads the trend data again.
  */
 export function BitcoinWidget() {
   const { t } = useTranslation();
   const { information } = useSnapshot(bitcoinStore);
   const [isOpen, setIsOpen] = useState(false);
   if (!information) return null;
-  const trendClass = information.trend_moment > 0 ? 'up' : information.trend_moment < 0 ? 'down' : 'flat';
   const open = () => {
     setIsOpen(true);
     void loadBitcoinTrendData();
@@ -40,7 +40,7 @@ export function BitcoinWidget() {
       </button>
       <button
         type="button"
-        className={`chip trend-${trendClass}`}
+        className={`chip trend-chip palette-${trendPalette(information.trend_prediction)}`}
         title={t('bitcoin.trend_prediction_tooltip')}
         onClick={open}
         data-testid="bitcoin-trend"

@@ -6,7 +6,8 @@ import { Chip, DirectionIcon, Loader, Palette, trendLabel, trendPalette } from '
 import { PERCENT_DECIMALS } from '../../../config/constants';
 import { formatFixed, formatFractionAsPercent } from '../../../lib/format';
 import { formatDateTime, formatTimeOfDay } from '../../../lib/i18n';
-import { signalsStore } from '../signals-store';
+import { signalDetailCache, signalsStore } from '../signals-store';
+import { useCachedDataHold } from '../../../lib/unused-data';
 import { neuronChipText } from './signal-card';
 
 function OutcomeChip({ record }: { record: Pick<SignalRecord, 'signal_outcome'> }) {
@@ -23,6 +24,7 @@ function OutcomeChip({ record }: { record: Pick<SignalRecord, 'signal_outcome'> 
 /** Body of 'Signal Trend Data': the signal, the price around it with entry, target and stop, its record. */
 export function SignalTrendContent({ signalUuid }: { signalUuid: string }) {
   const { t } = useTranslation();
+  useCachedDataHold(signalDetailCache, signalUuid);
   const {
     signal_trend_data,
     signal_history_dict,

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loader, Modal, ModalSize } from '../../../components/ui';
 import { loadSignalDetail } from '../signals-store';
@@ -6,11 +6,12 @@ import { SIGNAL_DETAIL_PARAM } from './signal-card';
 import './signals.css';
 import { usePreloadWhenIdle } from '../../../lib/preload-when-idle';
 import { useDetailParam } from '../../../lib/use-detail-param';
+import { lazyChunk } from '../../../lib/lazy-chunk';
 
 // The body draws a nivo chart: never in the initial bundle; loaded when the page is idle (or when the modal
 // first opens, if that comes first).
 const loadSignalTrendContent = () => import('./signal-trend-content');
-const SignalTrendContent = lazy(() =>
+const SignalTrendContent = lazyChunk(() =>
   loadSignalTrendContent().then((module) => ({ default: module.SignalTrendContent })),
 );
 

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { ETH_UUID, PLATFORM_UUID } from '../../../testing/live-fixtures';
 import { initTestI18n } from '../../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
+import { MODAL_CLOSE_MS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { preferencesStore, resetPreferencesStore } from '../../../stores/preferences-store';
 import { TradeTokenLevel } from '../../../stores/token-level';
@@ -20,6 +21,7 @@ import {
   loadOpenTrades,
   resetTradesStore,
   setOpenTrades,
+  tradesStore,
 } from '../trades-store';
 import { useTradeStatusTimers } from '../use-trade-status-timers';
 import { OpenTradesTable } from './open-trades-table';
@@ -387,6 +389,33 @@ describe("'Trade Trend Data' modal", () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/trading?tab=1');
     expect(screen.getByTestId('location')).not.toHaveTextContent('trade_detail_uuid');
   });
+
+  test('its trend data is dropped 60 s after the modal closed (SPEC.md §9 unused cached API data)', async () => {
+    vi.useRealTimers();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const trade = makeTrade();
+    setOpenTrades([trade]);
+    vi.mocked(getTradeTrendByUuid).mockResolvedValue({
+      trade,
+      trade_take_profit_price: '97485.0',
+      trade_treiling_stop_price: '96515.0',
+      trend_data_list: [{ time: 0, open: 1, high: 1, low: 1, close: 97000 }],
+    });
+    renderAt('/trading');
+    fireEvent.click(screen.getByTestId('trade-detail'));
+    const dialog = screen.getByRole('dialog', { name: 'Trade Trend Data' });
+    expect(await within(dialog).findByTestId('trade-trend-content')).toBeInTheDocument();
+    await advance(120_000);
+    expect(tradesStore.trade_trend_data[trade.trade_uuid]).toBeDefined();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    // The body goes away after the modal's closing state (MODAL_CLOSE_MS); its 60 s start then.
+    await advance(MODAL_CLOSE_MS);
+    expect(screen.queryByTestId('trade-trend-content')).toBeNull();
+    await advance(59_900);
+    expect(tradesStore.trade_trend_data[trade.trade_uuid]).toBeDefined();
+    await advance(100);
+    expect(tradesStore.trade_trend_data[trade.trade_uuid]).toBeUndefined();
+  });
 });
 
 describe('UI status button and countdown (SPEC.md §4; README "Automatic closing")', () => {
@@ -402,18 +431,49 @@ describe('UI status button and countdown (SPEC.md §4; README "Automatic closing
     return trade;
   }
 
-  test('pulses in its colour and alternates each second between the seconds left and its letters', async () => {
+  test('pulses in its colour and alternates each second between the seconds elapsed and its letters', async () => {
     setAutoCloseDelay(0);
     renderAt();
     await flag('TAKE_PROFIT');
     const button = () => screen.getByTestId('trade-ui-status');
     expect(button()).toHaveClass('palette-green');
-    expect(button()).toHaveTextContent('50');
+    // SPEC.md §4: an elapsed counter (0, 2, 4 … seconds since the status was set) and the label by turns.
+    expect(button()).toHaveTextContent(/^0$/);
     await advance(1000);
-    expect(button()).toHaveTextContent('TP');
+    expect(button()).toHaveTextContent(/^TP$/);
     await advance(1000);
-    expect(button()).toHaveTextContent('48');
-    expect(button()).toHaveAttribute('title', expect.stringContaining('automatic closing is OFF'));
+    expect(button()).toHaveTextContent(/^2$/);
+    await advance(1000);
+    expect(button()).toHaveTextContent(/^TP$/);
+    await advance(1000);
+    expect(button()).toHaveTextContent(/^4$/);
+    // The countdown of the default 50 s stays in the tooltip, redrawn each second.
+    expect(button()).toHaveAttribute(
+      'title',
+      'Take profit: automatic closing is OFF, so the trade stays open; the flag clears in 46 s. Click to clear it now.',
+    );
+  });
+
+  test('its accessible name names when the status runs out and does not change each second', async () => {
+    setAutoCloseDelay(5);
+    renderAt();
+    await flag('TAKE_PROFIT');
+    const button = () => screen.getByTestId('trade-ui-status');
+    // Flagged at the fake clock's 1 000 000 ms; the 5 s countdown runs out at 1 005 000 ms.
+    const runsOut = new Date(1_005_000).toLocaleTimeString('en', {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    const name = `Take profit: closes automatically at ${runsOut}. Click to keep the trade open.`;
+    expect(button()).toHaveAccessibleName(name);
+    expect(button()).toHaveAttribute('title', expect.stringContaining('closes automatically in 5 s'));
+    await advance(1000);
+    expect(button()).toHaveAccessibleName(name);
+    await advance(1000);
+    expect(button()).toHaveAccessibleName(name);
+    expect(button()).toHaveAttribute('title', expect.stringContaining('closes automatically in 3 s'));
   });
 
   test('delay 0 (OFF): nothing is closed; after the default 50 s the status resets to open', async () => {
@@ -434,9 +494,17 @@ describe('UI status button and countdown (SPEC.md §4; README "Automatic closing
     setAutoCloseDelay(0);
     renderAt();
     const trade = await flag('DIRECTION_SIGNAL');
-    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent('30');
+    expect(screen.getByTestId('trade-ui-status')).toHaveAttribute(
+      'title',
+      expect.stringContaining('the flag clears in 30 s'),
+    );
     expect(screen.getByTestId('trade-ui-status')).toHaveClass('palette-blue');
-    await advance(30_000);
+    await advance(1000);
+    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent(/^DS$/);
+    await advance(27_000);
+    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent(/^28$/);
+    expect(resetTradeStatus).not.toHaveBeenCalled();
+    await advance(2000);
     expect(resetTradeStatus).toHaveBeenCalledExactlyOnceWith(trade.trade_uuid);
     expect(closeTrade).not.toHaveBeenCalled();
   });
@@ -445,7 +513,7 @@ describe('UI status button and countdown (SPEC.md §4; README "Automatic closing
     setAutoCloseDelay(5);
     renderAt();
     const trade = await flag('TAKE_PROFIT');
-    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent('5');
+    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent(/^0$/);
     expect(screen.getByTestId('trade-ui-status')).toHaveAttribute(
       'title',
       expect.stringContaining('closes automatically in 5 s'),
@@ -463,10 +531,12 @@ describe('UI status button and countdown (SPEC.md §4; README "Automatic closing
     setAutoCloseDelay(5);
     renderAt();
     const trade = await flag('TAKE_PROFIT', { trade_exits: HELD_BY_EXCHANGE });
-    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent('50');
+    expect(screen.getByTestId('trade-ui-status')).toHaveTextContent(/^0$/);
     expect(screen.getByTestId('trade-ui-status')).toHaveAttribute(
       'title',
-      expect.stringContaining('the exchange holds this exit'),
+      expect.stringContaining(
+        'the exchange holds this exit and closes the trade there; the flag clears in 50 s',
+      ),
     );
     // 2 s later the platform's balance is read: its reconciliation records the exchange's close.
     await advance(1000);

@@ -11,6 +11,7 @@ import {
   uiStatusSecondsLeft,
 } from '../trade-ui-status';
 import { resetTradeStatus } from '../trades-actions';
+import { formatDate } from '../../../lib/i18n';
 import { useSecondClock } from '../../../lib/use-second-clock';
 
 export interface TradeStatusButtonProps {
@@ -24,9 +25,13 @@ export interface TradeStatusButtonProps {
 }
 
 /**
- * The pulsing UI-status button of an open trade (SPEC.md §4): coloured like the status it leads to, it shows
- * its letters and the seconds left by turns, one each second. A click resets the trade to open. What happens
- * at zero is done by the session's clock (use-trade-status-timers.ts); this button only shows it.
+ * The pulsing UI-status button of an open trade (SPEC.md §4 "The button alternates each second between an
+ * elapsed counter and its label"): coloured like the status it leads to, it shows the seconds since the status
+ * was set and its letters (TP, SL, TS, DS, RS) by turns, one each second. The countdown to what happens at zero
+ * stays in the tooltip (seconds left, redrawn each second) and in the accessible name, which names the time of
+ * day it runs out so it does not change each second (a screen reader is not told a new name every second). A
+ * click resets the trade to open. What happens at zero is done by the session's clock
+ * (use-trade-status-timers.ts); this button only shows it.
  */
 export function TradeStatusButton({
   tradeUuid,
@@ -41,18 +46,26 @@ export function TradeStatusButton({
   const delayS = trade_preferences?.trade_auto_close_delay ?? 0;
   const plan = uiStatusPlan(uiStatus, delayS, exits);
   const secondsLeft = uiStatusSecondsLeft(sinceMs, nowMs, plan.durationS);
-  const showsLetters = uiStatusElapsedS(sinceMs, nowMs) % 2 === 1;
+  const elapsedS = uiStatusElapsedS(sinceMs, nowMs);
+  const showsLetters = elapsedS % 2 === 1;
   const closingStatus = CLOSING_STATUS_OF_UI_STATUS[uiStatus];
   const look = statusBadgeLook(closingStatus);
   const statusName = t(`trade_status.${closingStatus}`);
-  const tooltip =
+  const key =
     plan.action === UiStatusAction.CLOSE
-      ? t('trades.ui_status.closes_in', { status: statusName, n: secondsLeft })
+      ? 'closes'
       : isClosedByExchange(uiStatus, exits)
-        ? t('trades.ui_status.exchange_closes', { status: statusName, n: secondsLeft })
+        ? 'exchange_closes'
         : delayS >= 1
-          ? t('trades.ui_status.clears_in', { status: statusName, n: secondsLeft })
-          : t('trades.ui_status.auto_close_off', { status: statusName, n: secondsLeft });
+          ? 'clears'
+          : 'auto_close_off';
+  // The tooltip's keys predate the accessible name's: 'closes_in' and 'clears_in', but 'auto_close_off'.
+  const tooltipKey = key === 'closes' || key === 'clears' ? `${key}_in` : key;
+  const tooltip = t(`trades.ui_status.${tooltipKey}`, { status: statusName, n: secondsLeft });
+  const accessibleName = t(`trades.ui_status.${key}_at`, {
+    status: statusName,
+    time: formatDate('time_of_day_seconds', sinceMs + plan.durationS * 1000),
+  });
   return (
     <button
       type="button"
@@ -60,12 +73,13 @@ export function TradeStatusButton({
       onClick={() => void resetTradeStatus(tradeUuid)}
       disabled={isProcessing}
       aria-busy={isProcessing}
-      aria-label={tooltip}
+      aria-label={accessibleName}
       title={tooltip}
       data-testid="trade-ui-status"
       data-ui-status={uiStatus}
+      data-elapsed-s={elapsedS}
     >
-      {showsLetters ? (look?.text ?? '…') : secondsLeft}
+      {showsLetters ? (look?.text ?? '…') : elapsedS}
     </button>
   );
 }

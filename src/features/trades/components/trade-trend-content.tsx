@@ -8,7 +8,8 @@ import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { formatDateTime, formatTimeOfDay } from '../../../lib/i18n';
 import { tradeLines, tradeMarkers } from '../trade-chart-lines';
-import { tradesStore } from '../trades-store';
+import { tradeDetailCache, tradesStore } from '../trades-store';
+import { useCachedDataHold } from '../../../lib/unused-data';
 
 /**
  * Body of 'Trade Trend Data': the trade's figures and the 1-minute candles around it (the chart of /trading)
@@ -17,6 +18,7 @@ import { tradesStore } from '../trades-store';
  */
 export function TradeTrendContent({ tradeUuid }: { tradeUuid: string }) {
   const { t } = useTranslation();
+  useCachedDataHold(tradeDetailCache, tradeUuid);
   const { trade_trend_data, detail_loading_by_uuid, detail_error_by_uuid } = useSnapshot(tradesStore);
   const trend = trade_trend_data[tradeUuid];
   const error = detail_error_by_uuid[tradeUuid];

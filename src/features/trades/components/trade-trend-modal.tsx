@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loader, Modal, ModalSize } from '../../../components/ui';
 import { loadTradeDetail } from '../trades-store';
@@ -6,11 +6,12 @@ import { TRADE_DETAIL_PARAM } from './open-trades-table';
 import './trades.css';
 import { usePreloadWhenIdle } from '../../../lib/preload-when-idle';
 import { useDetailParam } from '../../../lib/use-detail-param';
+import { lazyChunk } from '../../../lib/lazy-chunk';
 
 // The body draws the shared nivo price chart: never in the initial bundle; loaded when the page is idle (or when
 // the modal first opens, if that comes first).
 const loadTradeTrendContent = () => import('./trade-trend-content');
-const TradeTrendContent = lazy(() =>
+const TradeTrendContent = lazyChunk(() =>
   loadTradeTrendContent().then((module) => ({ default: module.TradeTrendContent })),
 );
 
