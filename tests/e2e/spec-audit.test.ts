@@ -75,7 +75,8 @@ test('trend colours: above 0.2 % green, below −0.2 % red, above 0 yellow, belo
             const expected = getComputedStyle(probe).color;
             probe.remove();
             return {
-              text: element.textContent?.trim(),
+              // The number (the chip also says "Forecast", issue 40).
+              text: element.querySelector('.numeric')?.textContent?.trim(),
               palette: element.classList.contains(`palette-${name}`),
               colourMatches: getComputedStyle(element).color === expected,
             };
