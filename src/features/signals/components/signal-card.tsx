@@ -25,6 +25,26 @@ export function neuronChipText(neuron: { neuron_uuid: string; neuron_tag_name?: 
   return neuron.neuron_tag_name || neuron.neuron_uuid.split('-')[0] || neuron.neuron_uuid;
 }
 
+/** The neuron that made a signal, as a chip (SPEC.md §2): on the cards and on the feed's rows (issue 40). */
+export function NeuronChip({
+  neuron,
+  testId,
+}: {
+  neuron: { neuron_uuid: string; neuron_tag_name?: string | null };
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Chip
+      palette={Palette.VIOLET}
+      title={t('signal.neuron_tooltip', { uuid: neuron.neuron_uuid })}
+      testId={testId}
+    >
+      {neuronChipText(neuron)}
+    </Chip>
+  );
+}
+
 const RING_RADIUS = 15;
 const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
 
@@ -202,15 +222,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
           >
             {t(`trend_label.${trendLabel(signal.trend_moment)}`)}
           </Chip>
-          {signal.neuron ? (
-            <Chip
-              palette={Palette.VIOLET}
-              title={t('signal.neuron_tooltip', { uuid: signal.neuron.neuron_uuid })}
-              testId="signal-neuron"
-            >
-              {neuronChipText(signal.neuron)}
-            </Chip>
-          ) : null}
+          {signal.neuron ? <NeuronChip neuron={signal.neuron} testId="signal-neuron" /> : null}
         </div>
         <div className="signal-actions">
           <button

@@ -8,7 +8,7 @@ import type { SignalFeed as Feed, SignalFeedItem } from '../../../../contracts';
 import { Chip, Palette } from '../../../components/ui';
 import { formatFractionAsPercent } from '../../../lib/format';
 import { formatDate } from '../../../lib/i18n';
-import { neuronChipText } from './signal-card';
+import { NeuronChip } from './signal-card';
 import { getSignalFeed } from '../api/get-signal-feed';
 
 const SIGNAL_FEED_REFRESH_MS = 20_000;
@@ -40,15 +40,7 @@ function FeedRow({ item }: { item: SignalFeedItem }) {
         {t(`signal.direction.${signal.signal_direction_created}`)}
       </span>
       {/* Issue 40: which neuron made it — two neurons may signal one symbol in the same minute. */}
-      {signal.neuron ? (
-        <Chip
-          palette={Palette.VIOLET}
-          title={t('signal.neuron_tooltip', { uuid: signal.neuron.neuron_uuid })}
-          testId="signal-feed-neuron"
-        >
-          {neuronChipText(signal.neuron)}
-        </Chip>
-      ) : null}
+      {signal.neuron ? <NeuronChip neuron={signal.neuron} testId="signal-feed-neuron" /> : null}
       <span className="numeric" title={t('signal_feed.accuracy_made')}>
         {formatFractionAsPercent(signal.signal_accuracy, 1)} %
       </span>

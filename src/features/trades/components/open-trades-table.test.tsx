@@ -57,6 +57,18 @@ vi.mock('../../../components/charts/candle-chart', () => ({
   ),
 }));
 
+/** Global preferences with one-click close on (issue 39): Close closes at once. */
+const ONE_CLICK_CLOSE = {
+  trade_auto_open_delay: 0,
+  trade_auto_close_delay: 0,
+  minimal_accuracy: 60,
+  trade_in_server_side: 0,
+  trade_max_open_trades: 0,
+  trade_daily_loss_limit: 0,
+  trade_exits_on_exchange: 1,
+  trade_one_click_close: 1,
+} as const;
+
 const HELD_BY_EXCHANGE = {
   take_profit: { held_by: 'exchange', price: '97485.00' },
   trailing: { held_by: 'exchange', price: '97291.00' },
@@ -244,16 +256,7 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     expect(closeTrade).toHaveBeenCalledWith(trade.trade_uuid);
     expect(closeConfirmStore.trade_uuid).toBeNull();
     vi.mocked(closeTrade).mockClear();
-    preferencesStore.trade_preferences = {
-      trade_auto_open_delay: 0,
-      trade_auto_close_delay: 0,
-      minimal_accuracy: 60,
-      trade_in_server_side: 0,
-      trade_max_open_trades: 0,
-      trade_daily_loss_limit: 0,
-      trade_exits_on_exchange: 1,
-      trade_one_click_close: 1,
-    };
+    preferencesStore.trade_preferences = ONE_CLICK_CLOSE;
     fireEvent.click(screen.getByTestId('trade-close'));
     expect(closeTrade).toHaveBeenCalledWith(trade.trade_uuid);
     expect(closeConfirmStore.trade_uuid).toBeNull();
@@ -263,16 +266,7 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     const trade = makeTrade();
     setOpenTrades([trade]);
     renderAt();
-    preferencesStore.trade_preferences = {
-      trade_auto_open_delay: 0,
-      trade_auto_close_delay: 0,
-      minimal_accuracy: 60,
-      trade_in_server_side: 0,
-      trade_max_open_trades: 0,
-      trade_daily_loss_limit: 0,
-      trade_exits_on_exchange: 1,
-      trade_one_click_close: 1,
-    };
+    preferencesStore.trade_preferences = ONE_CLICK_CLOSE;
     fireEvent.click(screen.getByTestId('trade-close'));
     expect(closeTrade).toHaveBeenCalledWith(trade.trade_uuid);
     // Issue 36: a locked token (no PIN after a reload, or a wrong one) asks for the PIN instead of a dead button.
