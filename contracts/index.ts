@@ -16,3 +16,4 @@ export * from './relay';
 export * from './risk-limits';
 export * from './history-export';
 export * from './signal-feed';
+export * from './push';

@@ -41,6 +41,12 @@ export const TRADE_PREFERENCE_BOUNDS = {
   trade_follow_when_away: { min: 0, max: 1, step: 1, decimals: 0 },
   /** Issue 39: 1 Close (×) closes at once, 0 (default) it asks first. */
   trade_one_click_close: { min: 0, max: 1, step: 1, decimals: 0 },
+  /** Issue 41: the news sent to the trader's subscribed devices (Web Push), 1 on by default, each kind apart. */
+  push_signals: { min: 0, max: 1, step: 1, decimals: 0 },
+  push_trade_opened: { min: 0, max: 1, step: 1, decimals: 0 },
+  push_trade_closed: { min: 0, max: 1, step: 1, decimals: 0 },
+  push_unprotected: { min: 0, max: 1, step: 1, decimals: 0 },
+  push_refusals: { min: 0, max: 1, step: 1, decimals: 0 },
 } as const satisfies Record<string, PreferenceBound>;
 
 /** The global preferences that are risk limits (0 = OFF). */
@@ -124,6 +130,17 @@ export const tradePreferences = z
      * the wire for producers from before it; the server always sends it.
      */
     trade_one_click_close: z.union([z.literal(0), z.literal(1)]).optional(),
+    /**
+     * Issue 41, what the trader's subscribed devices are told (Web Push; contracts/push.ts), each 1 (default) on:
+     * new signals that pass minimal_accuracy, a trade opened, a trade closed (its exit and net PNL), a position
+     * left without its stop, and the exchange refusing the trader's key or order. Optional on the wire for
+     * producers from before them; the server always sends them.
+     */
+    push_signals: z.union([z.literal(0), z.literal(1)]).optional(),
+    push_trade_opened: z.union([z.literal(0), z.literal(1)]).optional(),
+    push_trade_closed: z.union([z.literal(0), z.literal(1)]).optional(),
+    push_unprotected: z.union([z.literal(0), z.literal(1)]).optional(),
+    push_refusals: z.union([z.literal(0), z.literal(1)]).optional(),
   })
   .meta({ id: 'TradePreferences' });
 export type TradePreferences = z.infer<typeof tradePreferences>;

@@ -162,6 +162,12 @@ export const tradePreferences = pgTable('trade_preferences', {
   trade_follow_when_away: integer('trade_follow_when_away').notNull().default(1),
   /** Issue 39: 0 (default) Close (×) asks first, 1 "one-click close". */
   trade_one_click_close: integer('trade_one_click_close').notNull().default(0),
+  /** Issue 41: what the trader's subscribed devices are told (Web Push), each 1 (default) on, 0 off. */
+  push_signals: integer('push_signals').notNull().default(1),
+  push_trade_opened: integer('push_trade_opened').notNull().default(1),
+  push_trade_closed: integer('push_trade_closed').notNull().default(1),
+  push_unprotected: integer('push_unprotected').notNull().default(1),
+  push_refusals: integer('push_refusals').notNull().default(1),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -242,3 +248,27 @@ export const relaySignatures = pgTable('relay_signatures', {
   signature_digest: text('signature_digest').primaryKey(),
   expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Web Push subscriptions (issue 41, services/web-push.ts): one row per device (its push service endpoint), of
+ * one trader, tied to the login (refresh-token family) that subscribed it, so logout removes it. p256dh and
+ * auth are the device's public key and authentication secret, which only encrypt what is sent to it; the
+ * endpoint is a capability URL and is kept as the push service gave it. language: the page's language then.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    endpoint: text('endpoint').primaryKey(),
+    user_uuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.user_uuid, { onDelete: 'cascade' }),
+    family_uuid: uuid('family_uuid'),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    language: text('language').notNull().default('en'),
+    created_at: createdAt(),
+    /** The last push the service accepted for it. */
+    last_sent_at: timestamp('last_sent_at', { withTimezone: true }),
+  },
+  (table) => [index('push_subscriptions_user').on(table.user_uuid)],
+);

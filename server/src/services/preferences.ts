@@ -31,6 +31,11 @@ export const DEFAULT_TRADE_PREFERENCES: TradePreferences = {
   trade_exits_on_exchange: 1,
   trade_follow_when_away: 1,
   trade_one_click_close: 0,
+  push_signals: 1,
+  push_trade_opened: 1,
+  push_trade_closed: 1,
+  push_unprotected: 1,
+  push_refusals: 1,
 };
 
 /** Saved values, or the defaults with the leverage capped by the platform's maximum. */
@@ -102,6 +107,11 @@ export async function getTradePreferences(db: Database, userUuid: string): Promi
     trade_exits_on_exchange: row.trade_exits_on_exchange === 0 ? 0 : 1,
     trade_follow_when_away: row.trade_follow_when_away === 0 ? 0 : 1,
     trade_one_click_close: row.trade_one_click_close === 1 ? 1 : 0,
+    push_signals: row.push_signals === 0 ? 0 : 1,
+    push_trade_opened: row.push_trade_opened === 0 ? 0 : 1,
+    push_trade_closed: row.push_trade_closed === 0 ? 0 : 1,
+    push_unprotected: row.push_unprotected === 0 ? 0 : 1,
+    push_refusals: row.push_refusals === 0 ? 0 : 1,
   };
 }
 
@@ -120,6 +130,11 @@ export async function setTradePreferences(
     trade_exits_on_exchange: values.trade_exits_on_exchange ?? current.trade_exits_on_exchange,
     trade_follow_when_away: values.trade_follow_when_away ?? current.trade_follow_when_away ?? 1,
     trade_one_click_close: values.trade_one_click_close ?? current.trade_one_click_close ?? 0,
+    push_signals: values.push_signals ?? current.push_signals ?? 1,
+    push_trade_opened: values.push_trade_opened ?? current.push_trade_opened ?? 1,
+    push_trade_closed: values.push_trade_closed ?? current.push_trade_closed ?? 1,
+    push_unprotected: values.push_unprotected ?? current.push_unprotected ?? 1,
+    push_refusals: values.push_refusals ?? current.push_refusals ?? 1,
   };
   await db
     .insert(tradePreferences)
