@@ -14,6 +14,9 @@ export const PUSH_KINDS = [
 ] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
+/** A signal's life on the page (SPEC.md §9's 99 s countdown): a signal's push lives as long at the push service. */
+export const PUSH_SIGNAL_LIFE_S = 99;
+
 /** The languages a push is written in (the page's language when the device subscribed). */
 export const pushLanguage = z.enum(['en', 'ua']);
 export type PushLanguage = z.infer<typeof pushLanguage>;
