@@ -1,6 +1,6 @@
 // Web Push (issue 41): a device's subscription, the kinds of news a trader picks, and the message the service
 // worker (public/sw.js) receives. The server encrypts each message for its subscription (RFC 8291, aes128gcm)
-// and signs the push service's request with its VAPID key (RFC 8292); docs/push.md.
+// and signs the push service's request with its VAPID key (RFC 8292); docs/server.md "Web Push (issue 41)".
 import { z } from 'zod';
 import { resultOf } from './common';
 

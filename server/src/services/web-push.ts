@@ -1,4 +1,4 @@
-// Web Push (issue 41; docs/push.md): the trader's devices are told of new signals, opens, closes and trouble
+// Web Push (issue 41; docs/server.md "Web Push (issue 41)"): the trader's devices are told of new signals, opens, closes and trouble
 // while no page is open. Each message is encrypted for its subscription (RFC 8291, aes128gcm) and the push
 // service's request is signed with the server's VAPID key (RFC 8292) by the web-push library; the request itself
 // goes out through undici with a time-out. What to send is decided where the event is born (DESIGN.md "Where the

@@ -1,4 +1,4 @@
-// /api/push/* (issue 41; docs/push.md): this device's Web Push subscription. The public key is the server's
+// /api/push/* (issue 41; docs/server.md "Web Push (issue 41)"): this device's Web Push subscription. The public key is the server's
 // VAPID key (the page's applicationServerKey); a subscription is stored for the trader and the login that sent
 // it, so logout removes it; what it receives is the trader's push_* trade preferences.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
