@@ -62,6 +62,7 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idl
       // A trader away whose key the exchange refuses is told (issue 41): nothing of that account is followed.
       onRefused: (account, code, reason) =>
         app.webPush?.refusal(account.user_uuid, account.platform_uuid, code, reason),
+      onStopLost: (trade, symbolPair) => app.webPush?.unprotected(trade, symbolPair),
     });
     await streams.start();
     stops.push(() => streams.close());

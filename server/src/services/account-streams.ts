@@ -48,6 +48,7 @@ export interface AccountStreamsOptions {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   refreshMs?: number;
   onClose?: AccountEventsOptions['onClose'];
+  onStopLost?: AccountEventsOptions['onStopLost'];
   /**
    * The exchange refused the account's API key (a 4xx to the listen-key call, such as -2015: the key was deleted,
    * lost its permission or does not allow our address): told once until the stream connects again (issue 41

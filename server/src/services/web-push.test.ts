@@ -8,8 +8,14 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../paper-exchange/src/index';
-import { tradeAnswer, type PushMessage, type Signal, type Trade } from '../../../contracts';
-import { addDecimals, compareDecimals } from '../../../shared-core/trade-core-node';
+import { TradeError, tradeAnswer, type PushMessage, type Signal, type Trade } from '../../../contracts';
+import {
+  addDecimals,
+  compareDecimals,
+  mulDecimals,
+  roundDecimal,
+} from '../../../shared-core/trade-core-node';
+import { clientOrderIds } from '../../../shared-core/trade-flow';
 import { pushSubscriptions } from '../db/schema';
 import { trades } from '../db/schema-trades';
 import { AccountStreams } from './account-streams';
@@ -41,6 +47,7 @@ beforeAll(async () => {
     desk: t.tradeDesk,
     log: { info: () => undefined, warn: () => undefined },
     refreshMs: 100,
+    onStopLost: (trade, pair) => t.app.webPush.unprotected(trade, pair),
     onRefused: (account, code, reason) =>
       t.app.webPush.refusal(account.user_uuid, account.platform_uuid, code, reason),
   });
@@ -253,6 +260,52 @@ describe('Web Push (issue 41)', () => {
       exchange.admin.clearFaults(trader.credentials.api_key);
     }
     expect(trade.trade_status).toBe('open');
+  });
+
+  it('a stop cancelled by hand on the exchange: the trade is marked unprotected and the trader told; the liquidation that follows is recorded manual_close (liquidation) and pushed', async () => {
+    exchange.admin.setPrice(SYMBOL, '150');
+    const trader = await traderWithDevice('careless');
+    const trade = await open(trader);
+    const stopId = clientOrderIds(trade.signal_uuid).stop;
+    // The trader cancels the stop in the exchange's own app.
+    await trader.client.cancelStopOrder(SYMBOL, stopId);
+    const told = await push.next(trader.device, forTrade(trade, 'unprotected'), 15_000);
+    expect(told.title).toBe(`${SYMBOL} is open without its stop`);
+    const [marked] = await t.db.select().from(trades).where(eq(trades.trade_uuid, trade.trade_uuid));
+    expect(marked!.trade_status).toBe('open');
+    expect(marked!.trade_error).toBe(TradeError.STOP_MISSING);
+    expect(marked!.trade_stop_order_id).toBeNull();
+
+    // Nothing protects it now: the price falls through the liquidation price and the exchange liquidates it.
+    exchange.admin.setPrice(SYMBOL, roundDecimal(mulDecimals(trade.trade_open_price, '0.8'), 2));
+    const closed = await push.next(trader.device, forTrade(trade, 'trade_closed'), 15_000);
+    const [row] = await t.db.select().from(trades).where(eq(trades.trade_uuid, trade.trade_uuid));
+    expect(row!.trade_status).toBe('manual_close');
+    expect(row!.trade_close_cause).toBe('liquidation');
+    expect(closed.trade_status).toBe('manual_close');
+    expect(closed.title.startsWith(`Manual close: ${SYMBOL} -`)).toBe(true);
+  });
+
+  it('a close through Signaldesk cancels the stop after the position: nobody is told it is unprotected', async () => {
+    exchange.admin.setPrice(SYMBOL, '150');
+    const trader = await traderWithDevice('tidy');
+    const trade = await open(trader);
+    const closed = await trader.call('POST', '/api/trade_server/close_trade/', {
+      trade_uuid: trade.trade_uuid,
+      trade_status: 'manual_close',
+      pin_code: PIN,
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    await push.next(trader.device, forTrade(trade, 'trade_closed'));
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await streams.idle();
+    await t.app.webPush.idle();
+    const kinds = push.deliveries
+      .filter((d) => d.device === trader.device.id)
+      .map((d) => trader.device.decrypt(d.body).kind);
+    expect(kinds).toEqual(['trade_opened', 'trade_closed']);
+    const [row] = await t.db.select().from(trades).where(eq(trades.trade_uuid, trade.trade_uuid));
+    expect(row!.trade_error).toBeNull();
   });
 
   it('a device the push service says is gone (410) is forgotten; logout forgets the devices of that login', async () => {

@@ -240,16 +240,23 @@ export class WebPush {
         tag: `trade:${trade.trade_uuid}`,
         trade_uuid: trade.trade_uuid,
       }));
-      if (stopMissing) {
-        await this.deliver([trade.user_uuid], 'unprotected', (lng) => ({
-          title: this.t('unprotected_title', { lng, pair: symbolPair }),
-          body: this.t('unprotected_body', { lng, side, pair: symbolPair }),
-          url: `/trading`,
-          tag: `unprotected:${trade.trade_uuid}`,
-          trade_uuid: trade.trade_uuid,
-        }));
-      }
+      if (stopMissing) await this.sendUnprotected(trade, symbolPair);
     });
+  }
+
+  /** A trade's position is on the exchange without its stop (the stop refused at the open, or cancelled later). */
+  unprotected(trade: TradeRow, symbolPair: string): void {
+    this.start(() => this.sendUnprotected(trade, symbolPair));
+  }
+
+  private async sendUnprotected(trade: TradeRow, symbolPair: string): Promise<void> {
+    await this.deliver([trade.user_uuid], 'unprotected', (lng) => ({
+      title: this.t('unprotected_title', { lng, pair: symbolPair }),
+      body: this.t('unprotected_body', { lng, side: trade.trade_direction, pair: symbolPair }),
+      url: `/trading`,
+      tag: `unprotected:${trade.trade_uuid}`,
+      trade_uuid: trade.trade_uuid,
+    }));
   }
 
   /** A trade closed: its exit and net PNL (gross when the fees are unknown). Opens the trade's history row. */
