@@ -33,6 +33,7 @@ import {
   stopPrice,
 } from '../../shared-core/trade-core-node';
 import { startApp, type RunningApp } from '../e2e/app-process';
+import { startPushEndpoint, type PushDevice, type PushEndpoint } from '../../server/test/push-endpoint';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const TITLE = 'two instances on one PostgreSQL (needs TEST_DATABASE_URL: run under scripts/with-postgres)';
@@ -179,8 +180,19 @@ describe.skipIf(!serverUrl)(TITLE, () => {
       auth,
     );
     expect(token.status).toBe(200);
+    // A device subscribed to Web Push (issue 41), through B: each close must reach it once, whichever instance
+    // records it.
+    const device = push.device();
+    const subscribed = await post(
+      b,
+      '/api/push/subscribe/',
+      { endpoint: device.endpoint, keys: device.keys, language: 'en' },
+      auth,
+    );
+    expect(subscribed.status).toBe(200);
     return {
       auth,
+      device,
       async open(symbolPair: string, price: string): Promise<Trade> {
         paper.admin.setPrice(symbolPair, price);
         const signal = await insertTestSignal(inspect.db, {
@@ -214,12 +226,23 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     if (hold?.held_by !== 'exchange') throw new Error(`${exit} is not held by the exchange`);
     return hold.price;
   };
+  /** The trade's close pushes to `device` after a moment to settle (a second instance sending would add one). */
+  async function closesPushed(device: PushDevice, trade: Trade) {
+    await push.next(device, (m) => m.kind === 'trade_closed' && m.trade_uuid === trade.trade_uuid, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return push.deliveries
+      .filter((delivery) => delivery.device === device.id)
+      .map((delivery) => device.decrypt(delivery.body))
+      .filter((m) => m.kind === 'trade_closed' && m.trade_uuid === trade.trade_uuid);
+  }
+  let push: PushEndpoint;
   let away: Awaited<ReturnType<typeof serverModeTraderOnB>>;
   let stillOpen: Trade;
 
   beforeAll(async () => {
     // Two days of history keep the first start's backfill short.
     paper = await startPaperExchange({ port: 0, historyDays: 2 });
+    push = await startPushEndpoint();
     scratch = await createScratchDatabase(serverUrl!);
     staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signaldesk-scale-'));
     fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Signaldesk</title>');
@@ -230,6 +253,7 @@ describe.skipIf(!serverUrl)(TITLE, () => {
       SIGNALDESK_MASTER_KEY: randomBytes(32).toString('base64url'),
       STATIC_DIR: staticDir,
       LOG_LEVEL: 'info',
+      PUSH_ENDPOINT_ORIGINS: push.origin,
     };
     a = await startApp(env);
     b = await startApp(env);
@@ -243,6 +267,7 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     await a?.stop();
     await inspect?.close();
     await paper?.close();
+    await push?.close();
     await scratch?.drop();
     if (staticDir) fs.rmSync(staticDir, { recursive: true, force: true });
   }, 120_000);
@@ -398,6 +423,9 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     expect(compareDecimals(row.trade_close_price!, heldPrice(trade, 'take_profit'))).toBeGreaterThanOrEqual(
       0,
     );
+    // Pushed once (issue 41): by the leader that recorded it, not by the instance the trader used.
+    const pushed = await closesPushed(away.device, trade);
+    expect(pushed.map((m) => m.trade_status)).toEqual(['take_profit']);
     // A second trade stays open while the leader dies (another symbol: one open test signal per symbol).
     stillOpen = await away.open('ETHUSDT', '3000');
   });
@@ -430,5 +458,7 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     expect(row.trade_status).toBe('stop_loss');
     expect(compareDecimals(row.trade_close_price!, stop)).toBeLessThanOrEqual(0);
     expect(row.trade_exits_waiting?.length).toBe(2);
+    const pushed = await closesPushed(away.device, stillOpen);
+    expect(pushed.map((m) => m.trade_status)).toEqual(['stop_loss']);
   });
 });
