@@ -72,6 +72,8 @@ export default defineConfig({
                   'server/src/services/exchange-pauses.test.ts',
                   // The followed accounts' upserts and the streams' wanted-set query (issue 37).
                   'server/src/services/account-streams.test.ts',
+                  // The push subscriptions' upserts, the VAPID keys' first store, the kinds' joins (issue 41).
+                  'server/src/services/web-push.test.ts',
                 ],
                 env: { SIGNALDESK_TEST_DATABASE: 'postgres' },
                 testTimeout: 30_000,

@@ -1,6 +1,6 @@
 // Web Push (issue 41): a device's subscription, the kinds of news a trader picks, and the message the service
 // worker (public/sw.js) receives. The server encrypts each message for its subscription (RFC 8291, aes128gcm)
-// and signs the push service's request with its VAPID key (RFC 8292); docs/push.md.
+// and signs the push service's request with its VAPID key (RFC 8292); docs/server.md "Web Push (issue 41)".
 import { z } from 'zod';
 import { resultOf } from './common';
 
@@ -13,6 +13,9 @@ export const PUSH_KINDS = [
   'push_refusals',
 ] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
+
+/** A signal's life on the page (SPEC.md §9's 99 s countdown): a signal's push lives as long at the push service. */
+export const PUSH_SIGNAL_LIFE_S = 99;
 
 /** The languages a push is written in (the page's language when the device subscribed). */
 export const pushLanguage = z.enum(['en', 'ua']);

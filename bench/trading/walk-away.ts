@@ -16,6 +16,10 @@
 // own userTrades) to the moment the trade's close reaches a listening websocket of the trader (the push that
 // follows the record). A close not recorded within MISS_AFTER_MS, or recorded with another status or price, is
 // missed. Both clocks are this machine's.
+// Web Push (issue 41): each trader has a device subscribed at a push service this bench runs (server/test/
+// push-endpoint.ts, allowed by PUSH_ENDPOINT_ORIGINS); from the same fill to the moment the encrypted close
+// (decrypted here with the device's keys: trade_closed, this trade, its exit) reaches that push service. A push
+// not there within MISS_AFTER_MS of a recorded close is missed.
 //   npx tsx bench/trading/walk-away.ts [rounds=12] [--mode client|server|both]
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
@@ -42,6 +46,7 @@ import {
   type ApiUser,
   type ServerProcess,
 } from '../spa/harness';
+import { startPushEndpoint, type PushEndpoint } from '../../server/test/push-endpoint';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -105,7 +110,7 @@ async function listen(server: ServerProcess, user: ApiUser) {
   return { closes, close: () => socket.terminate() };
 }
 
-async function runMode(mode: Mode, server: ServerProcess, signals: Signal[]) {
+async function runMode(mode: Mode, server: ServerProcess, signals: Signal[], push: PushEndpoint) {
   const admin = { 'content-type': 'application/json', 'x-admin-token': server.paperAdminToken };
   const setPrice = async (symbol: string, price: string | null) => {
     const answer = await fetch(`${server.paperUrl}/admin/price`, {
@@ -156,6 +161,10 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[]) {
     });
   }
   const socket = await listen(server, user);
+  const device = push.device();
+  await call('POST', 'push/subscribe/', { endpoint: device.endpoint, keys: device.keys, language: 'en' });
+  const pushLatencies: number[] = [];
+  const pushesMissed: string[] = [];
   const signed = async <T>(path: string, params: Record<string, string>): Promise<T> => {
     const query = new URLSearchParams({ ...params, timestamp: String(Date.now()) });
     const signature = createHmac('sha256', account.api_secret).update(query.toString()).digest('hex');
@@ -233,9 +242,21 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[]) {
       continue;
     }
     latencies.push(arrived.at - fill.time);
+    const pushed = await push
+      .arrival(
+        device,
+        (message) =>
+          message.kind === 'trade_closed' &&
+          message.trade_uuid === trade.trade_uuid &&
+          message.trade_status === exit,
+        MISS_AFTER_MS,
+      )
+      .catch(() => undefined);
+    if (pushed) pushLatencies.push(pushed.at - fill.time);
+    else pushesMissed.push(`${symbol} ${exit}: no push`);
   }
   socket.close();
-  return { mode, latencies, missed };
+  return { mode, latencies, missed, pushLatencies, pushesMissed };
 }
 
 async function open(
@@ -297,8 +318,9 @@ async function main() {
   await initTradeCore();
   const spa = prepareSpa();
   let server: ServerProcess | undefined;
+  const push = await startPushEndpoint();
   try {
-    server = await startServerProcess(spa.dir);
+    server = await startServerProcess(spa.dir, { PUSH_ENDPOINT_ORIGINS: push.origin });
     console.log(`server pid ${server.pid} ready in ${(server.startMs / 1000).toFixed(1)} s`);
     const reader = await signUpApi(server.baseUrl, 'signal-reader');
     const { signal_list } = await api<{ signal_list: Signal[] }>(
@@ -314,11 +336,12 @@ async function main() {
     for (const [index, mode] of MODES.entries()) {
       const mine = usable.filter((_, i) => i % MODES.length === index);
       if (mine.length < ROUNDS) throw new Error(`only ${mine.length} usable stored signals for ${mode}`);
-      results.push(await runMode(mode, server, mine));
+      results.push(await runMode(mode, server, mine, push));
     }
     console.log(`load average at end: ${loadAverage()}`);
     for (const result of results) {
       for (const miss of result.missed) console.log(`${result.mode} missed: ${miss}`);
+      for (const miss of result.pushesMissed) console.log(`${result.mode} push missed: ${miss}`);
     }
     console.log('');
     for (const result of results) {
@@ -333,8 +356,21 @@ async function main() {
       `walk-away: exit filled → trade recorded closed median ${ms(median(all))}, p95 ${ms(percentile(all, 95))}; ` +
         `closes missed: ${missedAll}`,
     );
+    for (const result of results) {
+      console.log(
+        `walk-away push ${result.mode}: exit filled → push sent median ${ms(median(result.pushLatencies))}, ` +
+          `p95 ${ms(percentile(result.pushLatencies, 95))}; pushes missed: ${result.pushesMissed.length}`,
+      );
+    }
+    const pushed = results.flatMap((result) => result.pushLatencies);
+    const pushMissed = results.reduce((sum, result) => sum + result.pushesMissed.length, 0);
+    console.log(
+      `walk-away push: exit filled → push sent median ${ms(median(pushed))}, ` +
+        `p95 ${ms(percentile(pushed, 95))}; pushes missed: ${pushMissed}`,
+    );
   } finally {
     await server?.stop();
+    await push.close();
     spa.remove();
   }
 }

@@ -22,6 +22,11 @@ export const FaultConfigSchema = z
     rejectCode: z.number().int().optional(),
     rejectMsg: z.string().optional(),
     clockSkewMs: z.number().int().min(-3_600_000).max(3_600_000).optional(),
+    /**
+     * The exchange refuses the key itself (-2015, as Binance answers a deleted key, one without the permission,
+     * or one whose IP list leaves the caller out): every request with it, its user stream's listen key included.
+     */
+    refuseKey: z.boolean().optional(),
     /** New websocket connections are closed as soon as they open. */
     refuseWebsockets: z.boolean().optional(),
     /** Drop the open websocket connections now (one-shot; user streams of the account, or all). */
@@ -83,6 +88,10 @@ export class Faults {
   latency(apiKey: string | undefined, path: string): number {
     const config = this.effective(apiKey);
     return applies(config, path) ? (config.latencyMs ?? 0) : 0;
+  }
+
+  refusesKey(apiKey: string | undefined): boolean {
+    return apiKey !== undefined && (this.perAccount.get(apiKey)?.refuseKey ?? false);
   }
 
   refusesWebsockets(apiKey: string | undefined): boolean {

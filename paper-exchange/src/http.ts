@@ -97,6 +97,7 @@ async function run(
   const serverTime = now + exchange.faults.clockSkew(apiKey);
   let account;
   if (def.security !== 'NONE') {
+    if (exchange.faults.refusesKey(apiKey)) throw Errors.rejectedKey(ip);
     account = requireApiKey(exchange.accounts, apiKey, ip);
     if (def.security === 'SIGNED') verifySigned(account, { rawQuery, rawBody, params, serverTime });
   }

@@ -23,7 +23,9 @@ import { accountBalanceRoutes } from './routes/account_balance';
 import { analysisRoutes } from './routes/analysis';
 import { authRoutes } from './routes/auth';
 import { paperExchangeRoutes } from './routes/paper_exchange';
-import { PAPER_ACCOUNTS_PER_DAY } from './config';
+import { DEFAULT_PUSH_CONTACT, PAPER_ACCOUNTS_PER_DAY } from './config';
+import { pushRoutes } from './routes/push';
+import { loadVapidKeys, WebPush } from './services/web-push';
 import { platformRoutes } from './routes/platform';
 import { platformPreferencesRoutes } from './routes/platform_preferences';
 import { publicRoutes } from './routes/public';
@@ -87,6 +89,10 @@ export interface AppDeps {
   paperExchangeAdminToken?: string;
   /** Sockets per trader and frames per second (plugins/websocket.ts); benchmarks raise them. */
   websocketLimits?: Partial<WebsocketLimits>;
+  /** The VAPID subject (SIGNALDESK_PUSH_CONTACT); default DEFAULT_PUSH_CONTACT. */
+  pushContact?: string;
+  /** Push service origins accepted besides the known ones (PUSH_ENDPOINT_ORIGINS; tests' endpoints). */
+  pushEndpointOrigins?: string[];
   /** The live work of a process (server.ts; instance.ts): the price relay, the signals and the lead. */
   instance?: InstanceOptions;
 }
@@ -164,7 +170,24 @@ export async function buildApp(deps: AppDeps) {
     });
   await monitor.start();
   if (deps.bus) relayTradeWrites(app, deps.db, deps.bus);
-  const tradeDesk = new TradeDesk({ db: deps.db, hub, monitor, log: app.log, clock: app.clock });
+  // Web Push (issue 41): the VAPID keys made at the first start, shared through the database, sealed.
+  const webPush = new WebPush({
+    db: deps.db,
+    keys: await loadVapidKeys(deps.db, app.secretBox, app.log),
+    subject: deps.pushContact ?? DEFAULT_PUSH_CONTACT,
+    extraOrigins: deps.pushEndpointOrigins,
+    log: app.log,
+    clock: app.clock,
+  });
+  app.decorate('webPush', webPush);
+  const tradeDesk = new TradeDesk({
+    db: deps.db,
+    hub,
+    monitor,
+    log: app.log,
+    clock: app.clock,
+    push: webPush,
+  });
   app.decorate('tradeDesk', tradeDesk);
   if (deps.bus) {
     // Trade writes of other instances announced while the bus was down are lost: forget every cached list.
@@ -174,6 +197,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onClose', async () => {
     await tradeDesk.idle();
     await monitor.close();
+    await webPush.idle();
   });
 
   await app.register(websocketPlugin, {
@@ -218,6 +242,7 @@ export async function buildApp(deps: AppDeps) {
         egressIp: deps.egressIp ?? new EgressIp(undefined),
         requestsPerMinute: deps.relayRequestsPerMinute ?? RELAY_REQUESTS_PER_MINUTE,
       });
+      await api.register(pushRoutes, { prefix: '/push' });
       await api.register(analysisRoutes, { prefix: '/analysis', feed: deps.feed });
       await api.register(paperExchangeRoutes, {
         prefix: '/paper_exchange',

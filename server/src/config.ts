@@ -31,6 +31,30 @@ export interface ServerConfig {
   trustProxy: boolean | string;
   /** Paper accounts a trader may create in 24 h (PAPER_ACCOUNTS_PER_DAY; issue 38 item 6). */
   paperAccountsPerDay: number;
+  /** The VAPID subject the push services may contact (SIGNALDESK_PUSH_CONTACT; issue 41). */
+  pushContact: string;
+  /** Origins of push services accepted besides the known ones (PUSH_ENDPOINT_ORIGINS, comma-separated). */
+  pushEndpointOrigins: string[];
+}
+
+/** The VAPID subject when SIGNALDESK_PUSH_CONTACT is unset (push services want a contact; set your own). */
+export const DEFAULT_PUSH_CONTACT = 'mailto:push@signaldesk.invalid';
+
+/** PUSH_ENDPOINT_ORIGINS: comma-separated origins (scheme://host[:port]); each must parse as a URL. */
+export function parseOrigins(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      try {
+        return new URL(item).origin;
+      } catch {
+        throw new Error(
+          `PUSH_ENDPOINT_ORIGINS takes origins such as https://push.example.com, not '${item}'`,
+        );
+      }
+    });
 }
 
 /**
@@ -84,5 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         : env.EXCHANGE_EGRESS_IP_URL || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     paperAccountsPerDay: intFromEnv('PAPER_ACCOUNTS_PER_DAY', PAPER_ACCOUNTS_PER_DAY),
+    pushContact: env.SIGNALDESK_PUSH_CONTACT?.trim() || DEFAULT_PUSH_CONTACT,
+    pushEndpointOrigins: parseOrigins(env.PUSH_ENDPOINT_ORIGINS),
   };
 }

@@ -95,6 +95,8 @@ async function main() {
     paperExchangeAdminToken: paper?.adminToken,
     trustProxy: config.trustProxy,
     paperAccountsPerDay: config.paperAccountsPerDay,
+    pushContact: config.pushContact,
+    pushEndpointOrigins: config.pushEndpointOrigins,
     bus,
     leading: false,
     paperExchangeAllowsBrowsers: !!embedded && config.paperExchangeCors,

@@ -41,6 +41,8 @@ export interface TestAppOptions {
    * closes) with its master key, as instances on one DATABASE_URL with one SIGNALDESK_MASTER_KEY do.
    */
   instanceOf?: { db: Database; app: { secretBox: SecretBox } };
+  /** Push service origins the server may send to besides the known ones (a test's push endpoint). */
+  pushEndpointOrigins?: string[];
 }
 
 /** A clock the test moves forward (token expiry, rate-limit windows) instead of waiting. */
@@ -105,6 +107,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     relayRequestsPerMinute: options.relayRequestsPerMinute,
     egressIp: options.egressIp,
     secretBox: options.instanceOf?.app.secretBox,
+    pushEndpointOrigins: options.pushEndpointOrigins,
   });
   await app.ready();
   return {

@@ -340,6 +340,15 @@ describe("a validly signed token of a user that does not exist: no 5xx and nobod
 // ---------------------------------------------------------------------------------------------------------
 // Trader B and trader A's resources.
 
+/** Web Push's kinds (issue 41), all on until the trader turns one off. */
+const PUSH_ON = {
+  push_signals: 1,
+  push_trade_opened: 1,
+  push_trade_closed: 1,
+  push_unprotected: 1,
+  push_refusals: 1,
+};
+
 describe("B never reaches A's resources", () => {
   const same = (response: LightMyRequestResponse) => ({ status: response.statusCode, body: response.json() });
 
@@ -452,6 +461,7 @@ describe("B never reaches A's resources", () => {
       trade_exits_on_exchange: 1,
       trade_follow_when_away: 1,
       trade_one_click_close: 0,
+      ...PUSH_ON,
     });
   });
 

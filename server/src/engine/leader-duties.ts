@@ -13,6 +13,7 @@ import type { PaperExchangeLink } from '../services/paper-exchange-link';
 import { PAPER_PLATFORM_UUID } from '../services/platforms';
 import type { SecretBox } from '../services/secret-box';
 import type { TradeDesk } from '../services/trade-desk';
+import type { WebPush } from '../services/web-push';
 import { backfillFirstStart } from './house-backfill';
 import { HouseFollower, type HouseApi } from './house-follower';
 import { startSignalCore } from './live-core';
@@ -21,7 +22,7 @@ import { StatisticsRecorder } from './statistics-live';
 import type { TradeMonitor } from './trade-monitor';
 
 export interface LeaderDutiesOptions {
-  app: HouseApi & { tradeDesk: TradeDesk };
+  app: HouseApi & { tradeDesk: TradeDesk; webPush?: WebPush };
   db: Database;
   feed: MarketFeed;
   hub: SocketHub;
@@ -53,7 +54,16 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idl
     await monitor.setLeading(true);
     stops.push(() => monitor.setLeading(false));
     // The followed accounts' user data streams (issue 37): closes on the exchange recorded with no page open.
-    const streams = new AccountStreams({ db, box, desk: app.tradeDesk, log });
+    const streams = new AccountStreams({
+      db,
+      box,
+      desk: app.tradeDesk,
+      log,
+      // A trader away whose key the exchange refuses is told (issue 41): nothing of that account is followed.
+      onRefused: (account, code, reason) =>
+        app.webPush?.refusal(account.user_uuid, account.platform_uuid, code, reason),
+      onStopLost: (trade, symbolPair) => app.webPush?.unprotected(trade, symbolPair),
+    });
     await streams.start();
     stops.push(() => streams.close());
     let follower: HouseFollower | undefined;
@@ -80,6 +90,8 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idl
         await monitor.onSignals(rows);
         follower?.onSignals(rows);
       },
+      // Traders away from the page are pushed the signals that pass their filter (issue 41).
+      onWireSignals: (wire) => app.webPush?.signals(wire),
     });
     stops.push(() => core.close());
     idle = core.idle;

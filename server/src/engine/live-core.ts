@@ -50,6 +50,11 @@ export interface LiveCoreOptions {
   onSignals?: (rows: readonly SignalRow[]) => Promise<void> | void;
   /** Hands each step's new signals to the other instances (which deliver them to their own sockets). */
   bus?: EventBus;
+  /**
+   * Each step's new signals in their wire form, once, where they are born (issue 41: Web Push tells the traders
+   * away from the page, services/web-push.ts).
+   */
+  onWireSignals?: (wire: readonly Signal[]) => void;
 }
 
 /** Bus topic of new live signals: `{ signals, trend_moment }`, the wire signals of one step. */
@@ -156,6 +161,7 @@ export async function startSignalCore({
   log,
   onSignals,
   bus,
+  onWireSignals,
 }: LiveCoreOptions): Promise<LiveCore> {
   // A feed with candles already (this instance took over the lead): the engine keeps its own analytics and
   // is given the feed's window as start-up history; otherwise it shares the feed's, which the start-up
@@ -210,6 +216,7 @@ export async function startSignalCore({
         // A failed delivery loses messages, not stored state: it must not stop the storing.
         const wire = wireSignals(stored, symbolRow, platformList, neuronTags);
         bus?.publish(SIGNALS_TOPIC, { signals: wire, trend_moment: step.trendMoment });
+        onWireSignals?.(wire);
         await deliverHere(db, hub, wire, step.trendMoment).catch((error: unknown) =>
           log.warn({ err: error }, 'signals: delivery failed'),
         );

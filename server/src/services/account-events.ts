@@ -7,17 +7,20 @@
 // - the position closed outside Signaldesk (ACCOUNT_UPDATE with the symbol's position at 0 after a fill of an
 //   order that is not ours): manual_close at that fill, with its cause — 'liquidation' (`autoclose-…`), 'adl'
 //   (`adl_autoclose`) or 'by_hand';
-// - an order reported done (cancelled, expired, filled, finished) is no longer waiting.
+// - an order reported done (cancelled, expired, filled, finished) is no longer waiting;
+// - the stop of an open trade cancelled or expired on the exchange while its position is still there (the trader
+//   cancelled it by hand in the exchange's app): the trade is marked STOP_MISSING — Repair places it again — and
+//   the trader is told (issue 41), since nothing else protects the position now.
 // Each close is recorded once, whichever of the stream, the page, the close route or the reconciler sees it
 // first: recordClose changes a trade only while it is open.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import { TradeStatus, type ClosingTradeStatus } from '../../../contracts';
+import { TradeError, TradeStatus, type ClosingTradeStatus } from '../../../contracts';
 import { addDecimals, compareDecimals } from '../../../shared-core/trade-core-node';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
-import { trades } from '../db/schema-trades';
+import { trades, type TradeRow } from '../db/schema-trades';
 import type { ClosingDesk } from './closing-desk';
-import { READY_PHASE, type TradeWithSymbol } from './trades';
+import { READY_PHASE, announceTradeWrite, type TradeWithSymbol } from './trades';
 
 /** The account an event belongs to. */
 export interface FollowedAccount {
@@ -30,6 +33,13 @@ export const UNMATCHED_KEEP_MS = 60_000;
 
 /** How long a position at 0 waits for the fill that explains it (the exchange sends the two in either order). */
 export const OUTSIDE_CLOSE_GRACE_MS = 1_000;
+
+/**
+ * How long a cancelled stop waits before it counts as lost: a close through Signaldesk cancels the stop right
+ * after the position's close, and records the trade a moment later (client mode: the page, after its exchange
+ * steps). A trade still open with its position there after this lost its stop outside Signaldesk.
+ */
+export const STOP_LOST_GRACE_MS = 3_000;
 
 /** The exits' letters in trade-flow's client order ids, with the status a fill of each records. */
 const EXIT_STATUS: Record<string, ClosingTradeStatus> = {
@@ -59,6 +69,8 @@ export interface AccountEventsOptions {
   log: { warn(obj: object, msg: string): void };
   /** A close was recorded from the stream (the bench and tests watch it). */
   onClose?: (tradeUuid: string, status: ClosingTradeStatus) => void;
+  /** An open trade's stop was cancelled outside Signaldesk and the trade marked STOP_MISSING (issue 41). */
+  onStopLost?: (trade: TradeRow, symbolPair: string) => void;
 }
 
 /** The events of one followed account, one after the other. */
@@ -68,6 +80,8 @@ export class AccountEvents {
   /** Commission of orders already filled, by order id, for the ALGO_UPDATE that names its actual order. */
   private readonly filledCommission = new Map<string, string>();
   private readonly outside = new Map<string, OutsideFill>();
+  /** The account's position amount per symbol, as the last ACCOUNT_UPDATE that named it said. */
+  private readonly positions = new Map<string, string>();
   /** The last fill per symbol was Signaldesk's own open or close (its code records it). */
   private readonly ownLast = new Map<string, boolean>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -173,6 +187,10 @@ export class AccountEvents {
     const status = text(o.X);
     if (DONE.has(status)) await this.noLongerWaiting(clientId);
     const exit = EXIT_ID.exec(clientId);
+    if (exit?.[1] === 's' && (status === 'CANCELED' || status === 'EXPIRED')) {
+      this.later(STOP_LOST_GRACE_MS, () => this.stopLost(exit[2]!, clientId, text(o.s)));
+      return;
+    }
     if (!exit || status !== 'FINISHED' || compareDecimals(text(o.aq) || '0', '0') <= 0) return;
     await this.closeByExit(
       exit[2]!,
@@ -185,6 +203,7 @@ export class AccountEvents {
   private onAccount(a: Raw): void {
     const positions = Array.isArray(a.P) ? (a.P as Raw[]) : [];
     for (const position of positions) {
+      this.positions.set(text(position.s), text(position.pa) || '0');
       if (compareDecimals(text(position.pa) || '0', '0') !== 0) continue;
       const symbol = text(position.s);
       // The fill that closed it may come just after; it decides then.
@@ -194,6 +213,45 @@ export class AccountEvents {
       }, OUTSIDE_CLOSE_GRACE_MS);
       this.timers.add(timer);
     }
+  }
+
+  /** Runs `task` in the event chain after `ms` (idle() waits for it). */
+  private later(ms: number, task: () => Promise<void>): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.chain = this.chain.then(task).catch((error: unknown) => {
+        this.options.log.warn(
+          { platform_uuid: this.account.platform_uuid, message: (error as Error).message },
+          'account stream: a delayed check failed',
+        );
+      });
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  /**
+   * The stop `clientId` of the trade `key` was cancelled (or expired) on the exchange: if the trade is still
+   * open, its stop still that order, and its position still there, the stop was lost outside Signaldesk.
+   */
+  private async stopLost(key: string, clientId: string, symbol: string): Promise<void> {
+    const amount = this.positions.get(symbol);
+    if (amount !== undefined && compareDecimals(amount, '0') === 0) return;
+    const [found] = await this.openTrades(eq(trades.trade_order_id, `sdo${key}`));
+    if (!found || found.trade.trade_stop_order_id !== clientId) return;
+    const [marked] = await this.options.db
+      .update(trades)
+      .set({ trade_error: TradeError.STOP_MISSING, trade_stop_order_id: null })
+      .where(
+        and(
+          eq(trades.trade_uuid, found.trade.trade_uuid),
+          eq(trades.trade_status, TradeStatus.OPEN),
+          eq(trades.trade_stop_order_id, clientId),
+        ),
+      )
+      .returning();
+    if (!marked) return;
+    announceTradeWrite(this.options.db, marked.user_uuid);
+    this.options.onStopLost?.(marked, found.symbol.symbol_pair);
   }
 
   private handleOutsideClose(symbol: string): Promise<void> {

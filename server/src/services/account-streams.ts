@@ -48,6 +48,34 @@ export interface AccountStreamsOptions {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   refreshMs?: number;
   onClose?: AccountEventsOptions['onClose'];
+  onStopLost?: AccountEventsOptions['onStopLost'];
+  /**
+   * The exchange refused the account's API key (a 4xx to the listen-key call, such as -2015: the key was deleted,
+   * lost its permission or does not allow our address): told once until the stream connects again (issue 41
+   * pushes it to the trader, who is away and whose closes are no longer followed).
+   */
+  onRefused?: (
+    account: { user_uuid: string; platform_uuid: string },
+    code: number | undefined,
+    reason: string,
+  ) => void;
+}
+
+/** A listen-key call answered with something other than a 2xx (the status, and the exchange's code if any). */
+class ListenKeyError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: number | undefined,
+    readonly reason: string,
+  ) {
+    super(message);
+  }
+
+  /** The exchange refused the key itself: a 4xx that is not a rate limit of our address. */
+  get refusesKey(): boolean {
+    return this.status >= 400 && this.status < 500 && this.status !== 429 && this.status !== 418;
+  }
 }
 
 interface Wanted {
@@ -225,6 +253,8 @@ class AccountStream {
   private backoffMs = BACKOFF_MIN_MS;
   private readonly timers = new Set<NodeJS.Timeout>();
   private keepalive: NodeJS.Timeout | undefined;
+  /** A refusal of the key was told (options.onRefused); reset when the stream connects. */
+  private refusalTold = false;
 
   constructor(
     readonly account: Wanted,
@@ -269,6 +299,10 @@ class AccountStream {
     try {
       key = await this.openListenKey();
     } catch (error) {
+      if (error instanceof ListenKeyError && error.refusesKey && !this.refusalTold) {
+        this.refusalTold = true;
+        this.options.onRefused?.(this.account, error.code, error.reason);
+      }
       this.retry((error as Error).message);
       return;
     }
@@ -295,6 +329,7 @@ class AccountStream {
       this.socket = socket;
       previous?.terminate();
       this.backoffMs = BACKOFF_MIN_MS;
+      this.refusalTold = false;
       this.later(RENEW_MS, () => void this.connect());
       if (!previous) {
         this.options.log.info(
@@ -388,7 +423,13 @@ class AccountStream {
     );
     const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (response.status < 200 || response.status >= 300) {
-      throw new Error(`listenKey ${method}: ${response.status} ${String(body.msg ?? body.detail ?? '')}`);
+      const reason = String(body.msg ?? body.detail ?? '');
+      throw new ListenKeyError(
+        `listenKey ${method}: ${response.status} ${reason}`,
+        response.status,
+        typeof body.code === 'number' ? body.code : undefined,
+        reason,
+      );
     }
     return body;
   }

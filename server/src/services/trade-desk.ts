@@ -21,6 +21,7 @@ import {
 import { TradeReconciler } from './trade-reconciler';
 import { READY_PHASE, announceTradeWrite, calculatedOf, isListable, type TradeWithSymbol } from './trades';
 import { positionOf } from './trade-costs';
+import type { WebPush } from './web-push';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +35,8 @@ export interface TradeDeskOptions {
   monitor: LiveTrades;
   log: { warn(obj: object, msg: string): void };
   clock: () => number;
+  /** Web Push to the trader's devices (issue 41): opens and closes are sent from here, where they are born. */
+  push?: WebPush;
 }
 
 export class TradeDesk {
@@ -150,7 +153,17 @@ export class TradeDesk {
     if (!closed) return undefined;
     announceTradeWrite(this.options.db, closed.user_uuid);
     if (isListable(closed)) this.notify(closed.user_uuid, closed.trade_uuid, calculatedOf(closed));
+    this.options.push?.tradeClosed(closed, found.symbol.symbol_pair);
     return closed;
+  }
+
+  /**
+   * A trade just opened (either mode, its position recorded): every socket of the owner hears of it, and the
+   * owner's devices are pushed the open — and a warning when the exchange holds no stop for it.
+   */
+  announceOpen(trade: TradeRow, symbolPair: string, calculated: TradeCalculated): void {
+    this.notify(trade.user_uuid, trade.trade_uuid, calculated);
+    this.options.push?.tradeOpened(trade, symbolPair, !trade.trade_stop_order_id);
   }
 
   /** trade_updated_response_from_core to every socket of the trade's owner. */

@@ -161,6 +161,7 @@ export const KNOWN_SERVER_SEGMENTS = [
   'symbol',
   'paper_exchange',
   'exchange_relay',
+  'push',
 ] as const;
 
 export function segmentOf(path: string): string {

@@ -166,6 +166,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ hub: SocketHub }> = async (app,
       for (const sid of new Set([fromCookie, fromBearer])) {
         if (!sid) continue;
         app.sessionCheck.forget(sid);
+        // The devices this login subscribed to Web Push are told nothing more (issue 41).
+        await app.webPush.forgetLogin(sid);
         // The login's sockets close on every instance, and its unspent websocket tokens open nothing.
         await app.sessions.revokeWebsocketTokens(sid);
         hub.closeSession(sid);

@@ -64,7 +64,7 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
       desk.monitor.watch({ ...row, symbol_pair: origin.symbol.symbol_pair });
       const live = desk.monitor.calculated(row.trade_uuid);
       // The owner's other tabs and devices learn of the new trade and read the list again.
-      desk.notify(request.userUuid, row.trade_uuid, live ?? calculatedOf(row));
+      desk.announceOpen(row, origin.symbol.symbol_pair, live ?? calculatedOf(row));
       reply.status(201);
       return { result: toWireTrade(row, origin.symbol, live) };
     },

@@ -22,6 +22,15 @@ const good = {
   trade_in_server_side: 1,
 };
 
+/** Web Push's kinds (issue 41), all on until the trader turns one off. */
+const PUSH_ON = {
+  push_signals: 1,
+  push_trade_opened: 1,
+  push_trade_closed: 1,
+  push_unprotected: 1,
+  push_refusals: 1,
+};
+
 describe('trade preferences', () => {
   it('answers the defaults before anything is saved', async () => {
     const response = await read();
@@ -37,6 +46,7 @@ describe('trade preferences', () => {
       trade_exits_on_exchange: 1,
       trade_follow_when_away: 1,
       trade_one_click_close: 0,
+      ...PUSH_ON,
     };
     expect((await save(good)).json()).toEqual({ result: stored });
     expect((await read()).json()).toEqual({ result: stored });
@@ -51,6 +61,7 @@ describe('trade preferences', () => {
         trade_exits_on_exchange: 1,
         trade_follow_when_away: 1,
         trade_one_click_close: 0,
+        ...PUSH_ON,
       },
     });
     expect((await save({ ...good, minimal_accuracy: 80 })).json()).toEqual({
@@ -61,6 +72,7 @@ describe('trade preferences', () => {
         trade_exits_on_exchange: 1,
         trade_follow_when_away: 1,
         trade_one_click_close: 0,
+        ...PUSH_ON,
       },
     });
     expect((await read()).json()).toEqual({
@@ -71,6 +83,7 @@ describe('trade preferences', () => {
         trade_exits_on_exchange: 1,
         trade_follow_when_away: 1,
         trade_one_click_close: 0,
+        ...PUSH_ON,
       },
     });
   });

@@ -214,7 +214,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
       const live = desk.monitor.calculated(stored.trade_uuid);
       // Every socket of the owner learns of the new trade, also a page whose request timed out meanwhile (the
       // exchange calls can take longer than the SPA waits) and the owner's other tabs: they read the list again.
-      desk.notify(userUuid, stored.trade_uuid, live ?? calculatedOf(stored));
+      desk.announceOpen(stored, origin.symbol.symbol_pair, live ?? calculatedOf(stored));
       reply.status(201);
       return { result: toWireTrade(stored, origin.symbol, live) };
     },
