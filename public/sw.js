@@ -1,7 +1,6 @@
 // Signaldesk's service worker (issue 41): Web Push only. Plain JavaScript served as it is from public/ (no
 // build step). It has no fetch handler on purpose: it caches nothing and never stands between the page and
 // the network, so it does not change how the app loads or updates (docs/spa.md "Web Push in the page").
-/* eslint-env serviceworker */
 'use strict';
 
 // A new version takes over at once: it holds no cache a running page could depend on.
@@ -32,7 +31,11 @@ self.addEventListener('push', (event) => {
 /** The page a click opens: the message's url, but /trading for a signal whose card is gone (its 99 s passed). */
 function targetOf(message) {
   if (!message || typeof message.url !== 'string' || !message.url.startsWith('/')) return '/trading';
-  if (message.kind === 'signal' && typeof message.expires_at === 'number' && message.expires_at <= Date.now()) {
+  if (
+    message.kind === 'signal' &&
+    typeof message.expires_at === 'number' &&
+    message.expires_at <= Date.now()
+  ) {
     return '/trading';
   }
   return message.url;
