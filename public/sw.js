@@ -28,38 +28,55 @@ self.addEventListener('push', (event) => {
   );
 });
 
-/** The page a click opens: the message's url, but /trading for a signal whose card is gone (its 99 s passed). */
+/**
+ * The page a click opens: the message's url; for a signal whose card is gone (its 99 s passed, expires_at)
+ * /trading, told so with ?signal_expired so it says "That signal has expired".
+ */
 function targetOf(message) {
-  if (!message || typeof message.url !== 'string' || !message.url.startsWith('/')) return '/trading';
+  if (
+    !message ||
+    typeof message.url !== 'string' ||
+    !message.url.startsWith('/') ||
+    message.url.startsWith('//')
+  ) {
+    return '/trading';
+  }
   if (
     message.kind === 'signal' &&
     typeof message.expires_at === 'number' &&
     message.expires_at <= Date.now()
   ) {
-    return '/trading';
+    return message.signal_uuid
+      ? `/trading?signal_expired=${encodeURIComponent(message.signal_uuid)}`
+      : '/trading';
   }
   return message.url;
 }
 
+/** Shows `target` in an open window of this site (its router moves, no reload), else in a new one. */
+async function open(target) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const page = windows.find((client) => new URL(client.url).origin === self.location.origin);
+  if (!page) {
+    await self.clients.openWindow(target);
+    return;
+  }
+  // src/features/push/use-push.ts navigates: a PIN kept in the page's memory stays entered.
+  page.postMessage({ type: 'signaldesk-open', url: target });
+  try {
+    await page.focus();
+  } catch {
+    // focus() needs the click's user activation; without it the page has moved all the same.
+  }
+}
+
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const target = targetOf(event.notification.data);
-  event.waitUntil(
-    (async () => {
-      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const page = windows.find((client) => new URL(client.url).origin === self.location.origin);
-      if (!page) {
-        await self.clients.openWindow(target);
-        return;
-      }
-      // The page navigates with its router (src/features/push/use-push-open.ts): no reload, a PIN kept in
-      // memory stays entered.
-      page.postMessage({ type: 'signaldesk-open', url: target });
-      try {
-        await page.focus();
-      } catch {
-        // focus() needs the click's user activation, which a synthetic event has not: the page moved anyway.
-      }
-    })(),
-  );
+  const done = open(targetOf(event.notification.data));
+  try {
+    event.waitUntil(done);
+  } catch {
+    // Only a trusted event can be extended (a synthetic one, as the browser tests dispatch, cannot): the work
+    // has started and runs to its end anyway.
+  }
 });

@@ -255,7 +255,6 @@ const historyRowOf = (uuid: string) =>
  * first when the trade is not listed (it closed after the list was read).
  */
 function TradePushTarget() {
-  const { trade_list, is_loading } = useSnapshot(historyStore);
   const [searchParams] = useSearchParams();
   const uuid = searchParams.get(PUSH_TRADE_PARAM);
   useEffect(() => {
@@ -264,10 +263,12 @@ function TradePushTarget() {
   }, [uuid]);
   usePushTarget(
     PUSH_TRADE_PARAM,
-    historyRowOf,
+    {
+      find: historyRowOf,
+      known: (tradeUuid) => historyStore.trade_list.some((trade) => trade.trade_uuid === tradeUuid),
+      settled: () => !historyStore.is_loading,
+    },
     'push.trade_not_listed',
-    `${trade_list.length}:${is_loading}`,
-    () => !historyStore.is_loading,
   );
   return null;
 }

@@ -10,16 +10,32 @@ import '../../features/trades/components/trades.css';
 import { chartFocusHandlers } from '../trading-chart/chart-focus';
 import { TradingChartPanel } from '../trading-chart/trading-chart-panel';
 import { signalsStore } from '../../features/signals/signals-store';
-import { pageIsSettled, PUSH_SIGNAL_PARAM, usePushTarget } from '../../features/push/use-push-target';
+import {
+  pageIsSettled,
+  PUSH_SIGNAL_PARAM,
+  useExpiredSignalNotice,
+  usePushTarget,
+} from '../../features/push/use-push-target';
 
 /** The live card of a signal (not the feed's row of it). */
 const signalCardOf = (uuid: string) =>
   document.querySelector(`[data-testid="signal-card"][data-signal-uuid="${CSS.escape(uuid)}"]`);
 
-/** ?signal=<uuid> (a signal's notification, issue 41): its card outlined, or 'That signal has expired'. */
+/**
+ * ?signal=<uuid> (a signal's notification, issue 41): its card outlined, or 'That signal has expired' (also
+ * for ?signal_expired, a click after its expires_at).
+ */
 function SignalPushTarget() {
-  const { signal_list } = useSnapshot(signalsStore);
-  usePushTarget(PUSH_SIGNAL_PARAM, signalCardOf, 'push.signal_expired', signal_list, pageIsSettled);
+  usePushTarget(
+    PUSH_SIGNAL_PARAM,
+    {
+      find: signalCardOf,
+      known: (uuid) => signalsStore.signal_list.includes(uuid),
+      settled: pageIsSettled,
+    },
+    'push.signal_expired',
+  );
+  useExpiredSignalNotice();
   return null;
 }
 

@@ -1,12 +1,14 @@
 // Where a notification's click lands (issue 41): /trading?signal=<uuid> and /trade_history?trade=<uuid>. The
 // card or row is scrolled into view and outlined for a few seconds; a signal whose card is no longer on the
 // page says so instead (its 99 s passed). The parameter is then removed, so a reload does not do it again.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { addNotification, NotificationType } from '../../stores/notifications-store';
 import './push.css';
 
 export const PUSH_SIGNAL_PARAM = 'signal';
+/** Set by the service worker for a signal whose expires_at had passed when its notification was clicked. */
+export const PUSH_SIGNAL_EXPIRED_PARAM = 'signal_expired';
 export const PUSH_TRADE_PARAM = 'trade';
 /** How long the card or row stays outlined. */
 export const PUSH_HIGHLIGHT_MS = 4000;
@@ -25,31 +27,51 @@ export function highlightElement(element: Element): void {
   setTimeout(() => element.classList.remove(HIGHLIGHT_CLASS), PUSH_HIGHLIGHT_MS);
 }
 
-/** A page open this long has its cards from the socket: a missing card is gone, no need to wait. */
+/** A page open this long has its cards from the socket: a card not in the store is gone, no need to wait. */
 export function pageIsSettled(): boolean {
   return performance.now() > PUSH_TARGET_WAIT_MS;
 }
 
+/** How often the page looks for the card or row while it waits for it to be drawn. */
+const LOOK_EVERY_MS = 100;
+
 /**
- * Follows `?<param>=<uuid>`: while the page has it, `find` is asked for the element each time `version`
- * changes (the cards or rows were redrawn); found, it is highlighted; not found within PUSH_TARGET_WAIT_MS
- * (or at once when `settled()` says the list is complete and lacks it), the `missingText` key is told.
+ * Follows `?<param>=<uuid>`: the page looks for the element (`find`) until it is drawn, then highlights it. It
+ * says the `missingText` key instead when the list does not have the item (`known`) and is complete
+ * (`settled`), or when PUSH_TARGET_WAIT_MS passed without the element.
  */
 export function usePushTarget(
   param: string,
-  find: (uuid: string) => Element | null,
+  {
+    find,
+    known,
+    settled,
+  }: {
+    find: (uuid: string) => Element | null;
+    known: (uuid: string) => boolean;
+    settled: () => boolean;
+  },
   missingText: string,
-  version: unknown,
-  settled: () => boolean,
 ): void {
   const [searchParams, setSearchParams] = useSearchParams();
   const uuid = searchParams.get(param);
+  // The caller's functions of this render, read by the timer.
+  const latest = useRef({ find, known, settled, missingText });
+  useEffect(() => {
+    latest.current = { find, known, settled, missingText };
+  });
 
   useEffect(() => {
     if (!uuid) return;
-    const done = (found: Element | null) => {
+    const startedAt = Date.now();
+    const timer = setInterval(() => {
+      const current = latest.current;
+      const found = current.find(uuid);
+      const waited = Date.now() - startedAt >= PUSH_TARGET_WAIT_MS;
+      if (!found && !waited && (current.known(uuid) || !current.settled())) return;
+      clearInterval(timer);
       if (found) highlightElement(found);
-      else addNotification(NotificationType.INFORMATION, missingText);
+      else addNotification(NotificationType.INFORMATION, current.missingText);
       setSearchParams(
         (params) => {
           const next = new URLSearchParams(params);
@@ -58,18 +80,25 @@ export function usePushTarget(
         },
         { replace: true },
       );
-    };
-    // Drawn after this render: look on the next frame.
-    const frame = requestAnimationFrame(() => {
-      const found = find(uuid);
-      if (found || settled()) done(found);
-    });
-    const timer = setTimeout(() => done(find(uuid)), PUSH_TARGET_WAIT_MS);
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-    // `find` and `missingText` are the caller's; the look repeats when the uuid, the list or its state change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [uuid, version]);
+    }, LOOK_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [uuid, param, setSearchParams]);
+}
+
+/** ?signal_expired=<uuid>: the worker knew the card was gone; said at once, and the parameter removed. */
+export function useExpiredSignalNotice(): void {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const expired = searchParams.get(PUSH_SIGNAL_EXPIRED_PARAM);
+  useEffect(() => {
+    if (!expired) return;
+    addNotification(NotificationType.INFORMATION, 'push.signal_expired');
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        next.delete(PUSH_SIGNAL_EXPIRED_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [expired, setSearchParams]);
 }

@@ -28,6 +28,8 @@ export function usePush(userUuid: string | undefined): void {
       void navigate(data.url);
     };
     navigator.serviceWorker.addEventListener('message', onMessage);
+    // addEventListener alone leaves the worker's messages queued until the document has loaded.
+    navigator.serviceWorker.startMessages();
     return () => navigator.serviceWorker.removeEventListener('message', onMessage);
   }, [navigate]);
 
