@@ -323,6 +323,7 @@ test('Notifications in Trade Preferences: the kinds’ ON/OFF saved and read bac
   expect(await panel.getByTestId('push-toggle').isEnabled()).toBe(true);
   expect(s.errors).toEqual([]);
 
+  await dismissNotifications(page);
   await page.mouse.move(5, 5);
   await panel.scrollIntoViewIfNeeded();
   await panel.screenshot({ path: path.join(REPO, 'screenshots', 'push-preferences-dark-en.png') });
@@ -337,6 +338,7 @@ test('Notifications in Trade Preferences: the kinds’ ON/OFF saved and read bac
   expect(await panel.getByTestId('preference-push_signals').getByTestId('stepper-value').innerText()).toBe(
     'ВИМК',
   );
+  await dismissNotifications(page);
   await page.mouse.move(5, 5);
   await panel.scrollIntoViewIfNeeded();
   await panel.screenshot({ path: path.join(REPO, 'screenshots', 'push-preferences-light-ua.png') });
