@@ -13,7 +13,7 @@ import type { TradePreferences } from '../../contracts/preferences';
 import type { PushMessage } from '../../contracts/push';
 import type { Signal } from '../../contracts';
 import { REPO, screenshot, setupE2e } from './harness';
-import { goInApp, setLook } from './walk-support';
+import { formatFindings, goInApp, runAxe, setLook } from './walk-support';
 import {
   addTradeToken,
   apiGet,
@@ -327,6 +327,9 @@ test('Notifications in Trade Preferences: the kinds’ ON/OFF saved and read bac
   await page.mouse.move(5, 5);
   await panel.scrollIntoViewIfNeeded();
   await panel.screenshot({ path: path.join(REPO, 'screenshots', 'push-preferences-dark-en.png') });
+  // No serious or critical accessibility finding on the page with the panel and its error shown.
+  const darkFindings = await runAxe(page, 'trade_preferences dark en');
+  expect(darkFindings, formatFindings(darkFindings)).toEqual([]);
   await setLook(page, 'ua', 'light');
   await panel.getByTestId('push-toggle').click();
   await expect
@@ -342,5 +345,26 @@ test('Notifications in Trade Preferences: the kinds’ ON/OFF saved and read bac
   await page.mouse.move(5, 5);
   await panel.scrollIntoViewIfNeeded();
   await panel.screenshot({ path: path.join(REPO, 'screenshots', 'push-preferences-light-ua.png') });
+  const lightFindings = await runAxe(page, 'trade_preferences light ua');
+  expect(lightFindings, formatFindings(lightFindings)).toEqual([]);
   await setLook(page, 'en', 'dark');
+});
+
+test('logout with the worker registered and no subscription: logged out at once; the worker stays (it holds nothing)', async () => {
+  const { page } = s;
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/push/') || request.url().includes('/api/auth/logout/')) {
+      calls.push(new URL(request.url()).pathname);
+    }
+  });
+  await page.getByTestId('logout').click();
+  await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe('/');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+  // No subscription on this device: nothing to remove, only the logout call.
+  expect(calls).toEqual(['/api/auth/logout/']);
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(
+    `${origin()}/sw.js`,
+  );
+  expect(s.errors).toEqual([]);
 });
