@@ -145,6 +145,16 @@ test('setup: a trader with a PIN and a paper account’s token; notifications al
     return { type: response.headers.get('content-type'), body: await response.json() };
   })) as { type: string; body: { start_url: string; icons: { src: string }[] } };
   expect(manifest.body.start_url).toBe('/trading');
+  // Chromium's own reading of the manifest (what "Install" uses): no parse error, none blocked by the CSP.
+  const installed = (await cdp.send('Page.getAppManifest')) as {
+    url: string;
+    errors: { message: string }[];
+    data?: string;
+  };
+  expect(installed.url).toBe(`${origin()}/manifest.webmanifest`);
+  expect(installed.errors).toEqual([]);
+  expect(JSON.parse(installed.data ?? '{}')).toMatchObject({ name: 'Signaldesk', display: 'standalone' });
+  expect(s.consoleLines.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
   for (const icon of manifest.body.icons) {
     const status = await page.evaluate(async (src) => {
       const response = await fetch(src);
