@@ -21,6 +21,7 @@ import { AuthDialog, closeAuthDialog, layoutStore } from './layout-store';
 import { Sidebar } from './sidebar';
 import { usePageTitle } from './page-title';
 import { useSession } from './use-session';
+import { usePush } from '../features/push/use-push';
 import './layout.css';
 import './layout-pages.css';
 
@@ -53,6 +54,8 @@ export function Layout() {
   usePageTitle();
   const { is_init, user } = useSnapshot(authStore);
   useSignalTimers(user !== undefined, openTradeFromSignal);
+  // Issue 41: the service worker, its notification clicks, this device's subscription kept current.
+  usePush(user?.user_uuid);
   const { auth_dialog, is_sidebar_open } = useSnapshot(layoutStore);
   return (
     <div className={is_sidebar_open ? 'app-shell has-sidebar' : 'app-shell'}>

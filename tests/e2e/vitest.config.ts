@@ -19,6 +19,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'tests/e2e/screens-input.test.ts': 22,
   'tests/e2e/readme-screenshot.test.ts': 19,
   'tests/e2e/accounts-flows.test.ts': 17,
+  'tests/e2e/push.test.ts': 25,
   'tests/e2e/many-trades.test.ts': 10,
   'tests/e2e/insights.test.ts': 7,
   'tests/e2e/skeleton.test.ts': 4,

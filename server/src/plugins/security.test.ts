@@ -60,6 +60,9 @@ describe('security headers', () => {
       expect(csp.get('default-src')).toEqual(["'self'"]);
       expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
       expect(csp.get('object-src')).toEqual(["'none'"]);
+      // Issue 41: the manifest and the push service worker of this origin.
+      expect(csp.get('manifest-src')).toEqual(["'self'"]);
+      expect(csp.get('worker-src')).toEqual(["'self'"]);
       // Its own origin (and websocket): client mode reaches the exchanges through our relay (docs/relay.md).
       expect(csp.get('connect-src')).toEqual(["'self'"]);
       for (const values of csp.values()) expect(values).not.toContain("'unsafe-inline'");

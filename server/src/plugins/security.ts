@@ -1,7 +1,8 @@
 // Response headers and request limits every route shares (issue 17, "Hardening"):
 // - helmet: a Content-Security-Policy the SPA passes (its own scripts and styles only, no inline script;
 //   'wasm-unsafe-eval' for trade-core's WebAssembly; connections to this origin, which covers its websocket,
-//   and to the exchanges client mode calls from the browser), frame-ancestors 'none', nosniff, no Referer.
+//   and to the exchanges client mode calls from the browser; the manifest and the service worker of this
+//   origin), frame-ancestors 'none', nosniff, no Referer.
 // - Strict-Transport-Security only on requests that came over TLS (directly, or through a proxy trusted with
 //   TRUST_PROXY): sent over plain HTTP it would be ignored, or would pin a development host to https.
 // - @fastify/rate-limit for the routes that hash a password (login, sign-up): a per-address request rate, so
@@ -50,6 +51,10 @@ export const securityPlugin = fp<SecurityOptions>(
           'img-src': ["'self'", 'data:'],
           'font-src': ["'self'"],
           'connect-src': ["'self'", ...connectOrigins],
+          // Issue 41: the web app manifest and the push service worker (public/sw.js), both of this origin.
+          // default-src would cover them; said here so a stricter default-src never blocks them silently.
+          'manifest-src': ["'self'"],
+          'worker-src': ["'self'"],
           'object-src': ["'none'"],
           'base-uri': ["'self'"],
           'form-action': ["'self'"],

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { initTestI18n } from '../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../testing/load-trade-core';
@@ -33,9 +34,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function renderPage() {
+async function renderPage(entry = '/trade_history') {
   await act(async () => {
-    render(<HistoryPage />);
+    render(
+      <MemoryRouter initialEntries={[entry]}>
+        <HistoryPage />
+      </MemoryRouter>,
+    );
   });
 }
 
@@ -150,5 +155,19 @@ describe('/trade_history (SPEC.md §2)', () => {
         trade_close_timestamp: '2026-11-22T09:00:30.000Z',
       }),
     ).toBe(121);
+  });
+
+  test('?trade=<uuid> (a notification’s click, issue 41) scrolls to that row and outlines it', async () => {
+    const trades = [makeTrade(), makeTrade(), makeTrade()];
+    vi.mocked(getTradesHistory).mockResolvedValue(trades);
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    await renderPage(`/trade_history?trade=${trades[1]!.trade_uuid}`);
+    const rows = await screen.findAllByTestId('history-row');
+    await vi.waitFor(() => expect(rows[1]).toHaveClass('is-push-target'));
+    expect(scrolled).toEqual([rows[1]]);
+    expect(rows[0]).not.toHaveClass('is-push-target');
   });
 });

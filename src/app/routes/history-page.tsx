@@ -18,6 +18,8 @@ import {
 import { HistoryExport } from '../../features/history/components/history-export';
 import '../../features/history/components/history.css';
 import { TradeOrigin } from '../../features/trades/components/trade-origin';
+import { PUSH_TRADE_PARAM, usePushTarget } from '../../features/push/use-push-target';
+import { useSearchParams } from 'react-router-dom';
 
 /** Whole minutes from open to close, rounded; undefined while the trade is open (the export's too). */
 export const durationMinutes = tradeDurationMinutes;
@@ -127,7 +129,7 @@ function HistoryRow({ trade }: { trade: Trade }) {
   const precision = trade.symbol.symbol_price_precision;
   const minutes = durationMinutes(trade);
   return (
-    <tr data-testid="history-row">
+    <tr data-testid="history-row" data-trade-uuid={trade.trade_uuid}>
       <td data-col="coin">
         <span className="trade-coin">
           <span className="trade-coin-name" title={trade.symbol.symbol_pair}>
@@ -245,9 +247,35 @@ function HistoryTable() {
   );
 }
 
+const historyRowOf = (uuid: string) =>
+  document.querySelector(`[data-testid="history-row"][data-trade-uuid="${CSS.escape(uuid)}"]`);
+
+/**
+ * ?trade=<uuid> (a trade's notification, issue 41): its row outlined. A page already open reads the day again
+ * first when the trade is not listed (it closed after the list was read).
+ */
+function TradePushTarget() {
+  const [searchParams] = useSearchParams();
+  const uuid = searchParams.get(PUSH_TRADE_PARAM);
+  useEffect(() => {
+    if (!uuid || historyStore.is_loading) return;
+    if (!historyStore.trade_list.some((trade) => trade.trade_uuid === uuid)) void loadTradeHistory();
+  }, [uuid]);
+  usePushTarget(
+    PUSH_TRADE_PARAM,
+    {
+      find: historyRowOf,
+      known: (tradeUuid) => historyStore.trade_list.some((trade) => trade.trade_uuid === tradeUuid),
+      settled: () => !historyStore.is_loading,
+    },
+    'push.trade_not_listed',
+  );
+  return null;
+}
+
 /**
  * /trade_history (SPEC.md §2): a day switcher, the realized PNL of the listed trades and the table. Opening
- * the page shows today.
+ * the page shows today; ?trade=<uuid> outlines that trade's row (issue 41).
  */
 export function HistoryPage() {
   const { t } = useTranslation();
@@ -264,6 +292,7 @@ export function HistoryPage() {
         <h1 className="page-title">{t('nav.trade_history')}</h1>
         <RealizedPnlBadge />
       </div>
+      <TradePushTarget />
       <HistoryExport day={date_range.start_date} />
       <section className="panel" aria-labelledby="history-title">
         <div className="panel-header">

@@ -14,6 +14,7 @@ import { TradeTokenLevel } from '../../stores/token-level';
 import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { preferencesStore } from '../../stores/preferences-store';
 import { GlobalPreferencesPanel } from '../../features/preferences/components/global-preferences-panel';
+import { PushPreferencesPanel } from '../../features/push/components/push-preferences-panel';
 import { PlatformPreferencesPanel } from '../../features/preferences/components/platform-preferences-panel';
 import { addToken, forgetPinCode, revokeToken, savePinCode } from '../platform-keys';
 import { tradesStore } from '../../features/trades/trades-store';
@@ -84,7 +85,7 @@ function PlatformCard({ platform }: { platform: Platform }) {
 }
 
 /**
- * /trade_preferences (SPEC.md §2): global preferences, then per platform its preferences, PIN and token, then
+ * /trade_preferences (SPEC.md §2): global preferences and Notifications (issue 41), then per platform its preferences, PIN and token, then
  * the 'Repair error trades' box.
  */
 export function TradePreferencesPage() {
@@ -110,7 +111,11 @@ export function TradePreferencesPage() {
           </span>
         ) : null}
       </div>
-      <GlobalPreferencesPanel />
+      <GlobalPreferencesPanel
+        after={({ values, edit, saveState }) => (
+          <PushPreferencesPanel values={values} edit={edit} saveState={saveState} />
+        )}
+      />
       {!is_loaded ? (
         <Loader fill />
       ) : (

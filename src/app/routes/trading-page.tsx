@@ -9,6 +9,35 @@ import { TradeTrendModal } from '../../features/trades/components/trade-trend-mo
 import '../../features/trades/components/trades.css';
 import { chartFocusHandlers } from '../trading-chart/chart-focus';
 import { TradingChartPanel } from '../trading-chart/trading-chart-panel';
+import { signalsStore } from '../../features/signals/signals-store';
+import {
+  pageIsSettled,
+  PUSH_SIGNAL_PARAM,
+  useExpiredSignalNotice,
+  usePushTarget,
+} from '../../features/push/use-push-target';
+
+/** The live card of a signal (not the feed's row of it). */
+const signalCardOf = (uuid: string) =>
+  document.querySelector(`[data-testid="signal-card"][data-signal-uuid="${CSS.escape(uuid)}"]`);
+
+/**
+ * ?signal=<uuid> (a signal's notification, issue 41): its card outlined, or 'That signal has expired' (also
+ * for ?signal_expired, a click after its expires_at).
+ */
+function SignalPushTarget() {
+  usePushTarget(
+    PUSH_SIGNAL_PARAM,
+    {
+      find: signalCardOf,
+      known: (uuid) => signalsStore.signal_list.includes(uuid),
+      settled: pageIsSettled,
+    },
+    'push.signal_expired',
+  );
+  useExpiredSignalNotice();
+  return null;
+}
 
 function OpenTradesCount() {
   const trades = useSnapshot(tradesStore);
@@ -21,7 +50,7 @@ function OpenTradesCount() {
 
 /**
  * /trading (SPEC.md §2): the signal cards, the chart of the symbol last hovered or clicked (issue 18), then the
- * open-trades table; ?trade_detail_uuid opens its modal.
+ * open-trades table; ?trade_detail_uuid opens its modal, ?signal outlines a signal's card (issue 41).
  */
 export function TradingPage() {
   const { t } = useTranslation();
@@ -32,6 +61,7 @@ export function TradingPage() {
     <div className="page" {...chartFocusHandlers}>
       <h1 className="page-title">{t('nav.trading')}</h1>
       <SignalsPanel onTrade={openTradeFromSignal} />
+      <SignalPushTarget />
       <TradingChartPanel />
       <section className="panel open-trades-panel" aria-labelledby="open-trades-title">
         <div className="panel-header">

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { TRADE_PREFERENCE_BOUNDS, TradeSide, type TradePreferences } from '../../../../contracts/preferences';
+import type { ReactNode } from 'react';
 import { Loader, Stepper } from '../../../components/ui';
 import {
   loadTradePreferences,
@@ -33,8 +34,21 @@ const DEFAULT_WHEN_MISSING: Partial<Record<(typeof FIELDS)[number], number>> = {
   trade_one_click_close: 0,
 };
 
-/** Global trade preferences (SPEC.md §2): delays show OFF at 0, trade_in_server_side shows Client or Server. */
-export function GlobalPreferencesPanel() {
+/**
+ * Global trade preferences (SPEC.md §2): delays show OFF at 0, trade_in_server_side shows Client or Server.
+ * `after` draws a panel of more global preferences below it (issue 41's Notifications, composed by src/app)
+ * on the same draft, so a save of one never sends the other's values from before its edit.
+ */
+/** What a panel composed after this one (by src/app) gets: the one draft, and its 'Saving…'. */
+export interface TradePreferencesForm {
+  values: TradePreferences | undefined;
+  edit: <K extends keyof TradePreferences>(key: K, value: TradePreferences[K]) => void;
+  saveState: ReactNode;
+}
+
+export function GlobalPreferencesPanel({
+  after,
+}: { after?: (form: TradePreferencesForm) => ReactNode } = {}) {
   const { t } = useTranslation();
   const { trade_preferences, is_trade_preferences_loading } = useSnapshot(preferencesStore);
   const { values, edit, isChanging } = useDebouncedSave<TradePreferences>(
@@ -65,54 +79,56 @@ export function GlobalPreferencesPanel() {
   };
 
   return (
-    <section className="panel" aria-labelledby="global-preferences-title">
-      <div className="panel-header">
-        <h2 id="global-preferences-title" className="panel-title">
-          {t('preferences.global_title')}
-        </h2>
-        <SaveState isChanging={isChanging} />
-      </div>
-      <div className="panel-body">
-        {!values ? (
-          is_trade_preferences_loading ? (
-            <Loader fill />
+    <>
+      <section className="panel" aria-labelledby="global-preferences-title">
+        <div className="panel-header">
+          <h2 id="global-preferences-title" className="panel-title">
+            {t('preferences.global_title')}
+          </h2>
+          <SaveState isChanging={isChanging} />
+        </div>
+        <div className="panel-body">
+          {!values ? (
+            is_trade_preferences_loading ? (
+              <Loader fill />
+            ) : (
+              <p className="muted">{t('preferences.unavailable')}</p>
+            )
           ) : (
-            <p className="muted">{t('preferences.unavailable')}</p>
-          )
-        ) : (
-          <div className="preference-grid is-global">
-            {FIELDS.map((field) => {
-              const bound = TRADE_PREFERENCE_BOUNDS[field];
-              return (
-                <div key={field} className="preference-item" data-testid={`preference-${field}`}>
-                  <span className="preference-label">{t(`preferences.field.${field}`)}</span>
-                  <Stepper
-                    label={t(`preferences.field.${field}`)}
-                    // A preference a server from before it does not send shows its default.
-                    value={values[field] ?? DEFAULT_WHEN_MISSING[field] ?? bound.min}
-                    min={bound.min}
-                    max={bound.max}
-                    step={bound.step}
-                    decimals={bound.decimals}
-                    labels={labels[field]}
-                    onChange={(value) => edit(field, value as TradePreferences[typeof field])}
-                  />
-                  <span className="preference-hint">{t(`preferences.hint.${field}`)}</span>
-                  {field === 'trade_follow_when_away' && values.trade_follow_when_away === 0 && (
-                    <span className="preference-hint is-warning" data-testid="follow-off-note">
-                      {t('preferences.follow_off_note')}
-                    </span>
-                  )}
-                </div>
-              );
-            })}
-          </div>
-        )}
-      </div>
-    </section>
+            <div className="preference-grid is-global">
+              {FIELDS.map((field) => {
+                const bound = TRADE_PREFERENCE_BOUNDS[field];
+                return (
+                  <div key={field} className="preference-item" data-testid={`preference-${field}`}>
+                    <span className="preference-label">{t(`preferences.field.${field}`)}</span>
+                    <Stepper
+                      label={t(`preferences.field.${field}`)}
+                      // A preference a server from before it does not send shows its default.
+                      value={values[field] ?? DEFAULT_WHEN_MISSING[field] ?? bound.min}
+                      min={bound.min}
+                      max={bound.max}
+                      step={bound.step}
+                      decimals={bound.decimals}
+                      labels={labels[field]}
+                      onChange={(value) => edit(field, value as TradePreferences[typeof field])}
+                    />
+                    <span className="preference-hint">{t(`preferences.hint.${field}`)}</span>
+                    {field === 'trade_follow_when_away' && values.trade_follow_when_away === 0 && (
+                      <span className="preference-hint is-warning" data-testid="follow-off-note">
+                        {t('preferences.follow_off_note')}
+                      </span>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          )}
+        </div>
+      </section>
+      {after?.({ values, edit, saveState: <SaveState isChanging={isChanging} /> })}
+    </>
   );
 }
-
 /** 'Saving…' while edits wait for the debounce, so the trader knows the change is not lost. */
 export function SaveState({ isChanging }: { isChanging: boolean }) {
   const { t } = useTranslation();

@@ -1,0 +1,28 @@
+import { describe, expect, test } from 'vitest';
+import { base64UrlBytes, pushSupported, readPushDeviceState } from './push-device';
+import { isAppPath } from './use-push';
+
+describe('Web Push helpers (issue 41)', () => {
+  test('base64url (with or without padding) decodes to the bytes of the key', () => {
+    expect([...base64UrlBytes('AQID_-8')]).toEqual([1, 2, 3, 255, 239]);
+    expect([...base64UrlBytes('AQID_-8=')]).toEqual([1, 2, 3, 255, 239]);
+    // A VAPID public key: 65 bytes, uncompressed P-256 (0x04 first).
+    const key = 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM';
+    const bytes = base64UrlBytes(key);
+    expect(bytes.length).toBe(65);
+    expect(bytes[0]).toBe(4);
+  });
+
+  test('the page follows only paths of this site from the worker', () => {
+    expect(isAppPath('/trading?signal=1')).toBe(true);
+    expect(isAppPath('/trade_history?trade=2')).toBe(true);
+    expect(isAppPath('//evil.example/x')).toBe(false);
+    expect(isAppPath('https://evil.example/')).toBe(false);
+    expect(isAppPath(undefined)).toBe(false);
+  });
+
+  test('a browser without service workers is "unsupported"', async () => {
+    expect(pushSupported()).toBe(false);
+    expect(await readPushDeviceState()).toBe('unsupported');
+  });
+});
