@@ -267,8 +267,6 @@ export const pushSubscriptions = pgTable(
     auth: text('auth').notNull(),
     language: text('language').notNull().default('en'),
     created_at: createdAt(),
-    /** The last push the service accepted for it. */
-    last_sent_at: timestamp('last_sent_at', { withTimezone: true }),
   },
   (table) => [index('push_subscriptions_user').on(table.user_uuid)],
 );

@@ -45,6 +45,11 @@ const VAPID_SECRET = 'vapid_keys';
 export const PUSH_SEND_TIMEOUT_MS = 10_000;
 /** Pushes in flight at once in the process; the rest wait in arrival order. */
 export const PUSH_CONCURRENCY = 8;
+/**
+ * Pushes waiting for a slot at most: beyond it (push services slower than the news), new ones are dropped and
+ * logged, so a slow push service cannot grow the process's memory and its event loop's work without bound.
+ */
+export const PUSH_QUEUE_MAX = 2_000;
 /** Devices a trader may subscribe; a new one beyond replaces the oldest. */
 export const PUSH_DEVICES_PER_TRADER = 10;
 /** How long a push service keeps a message for an offline device: a trade's news a day. */
@@ -222,6 +227,7 @@ export class WebPush {
 
   /** A trade opened (either mode), and a warning when it has no stop on the exchange. */
   tradeOpened(trade: TradeRow, symbolPair: string, stopMissing: boolean): void {
+    if (trade.user_uuid === HOUSE_USER_UUID) return;
     this.start(async () => {
       const platformName = await this.platformName(trade.platform_uuid);
       const side = trade.trade_direction;
@@ -261,6 +267,7 @@ export class WebPush {
 
   /** A trade closed: its exit and net PNL (gross when the fees are unknown). Opens the trade's history row. */
   tradeClosed(trade: TradeRow, symbolPair: string): void {
+    if (trade.user_uuid === HOUSE_USER_UUID) return;
     this.start(async () => {
       const pnl = trade.trade_pnl_net ?? trade.trade_pnl_current ?? '0';
       const net = trade.trade_pnl_net !== null;
@@ -387,6 +394,7 @@ export class WebPush {
     kind: PushMessageKind,
     build: (lng: PushLanguage) => Omit<PushMessage, 'kind' | 'sent_at'>,
   ): Promise<void> {
+    // The house account trades every signal and has no devices: it costs no query.
     const wanted = users.filter((user) => user !== HOUSE_USER_UUID);
     if (wanted.length === 0) return;
     const preference = tradePreferences[PUSH_KIND_OF[kind]];
@@ -412,6 +420,10 @@ export class WebPush {
   /** One encrypted push to one device, at most PUSH_CONCURRENCY at once; a gone device is forgotten. */
   private async send(to: Recipient, message: PushMessage, ttlSeconds: number): Promise<void> {
     if (!pushEndpointAllowed(to.endpoint, this.options.extraOrigins)) return;
+    if (this.waiting.length >= PUSH_QUEUE_MAX) {
+      this.options.log.warn({ kind: message.kind }, 'push: too many waiting; dropped');
+      return;
+    }
     await this.slot();
     try {
       const details = webpush.generateRequestDetails(
@@ -447,10 +459,6 @@ export class WebPush {
         );
         return;
       }
-      await this.options.db
-        .update(pushSubscriptions)
-        .set({ last_sent_at: new Date(this.options.clock()) })
-        .where(eq(pushSubscriptions.endpoint, to.endpoint));
     } finally {
       this.release();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { base64UrlBytes, pushSupported, readPushDeviceState } from './push-device';
+import { base64UrlBytes, pushSupported, readPushDeviceState, sameKey } from './push-device';
 import { isAppPath } from './use-push';
 
 describe('Web Push helpers (issue 41)', () => {
@@ -11,6 +11,14 @@ describe('Web Push helpers (issue 41)', () => {
     const bytes = base64UrlBytes(key);
     expect(bytes.length).toBe(65);
     expect(bytes[0]).toBe(4);
+  });
+
+  test('a subscription made under another server key is told apart (the device subscribes again)', () => {
+    const key = base64UrlBytes('AQID_-8');
+    expect(sameKey(new Uint8Array([1, 2, 3, 255, 239]).buffer, key)).toBe(true);
+    expect(sameKey(new Uint8Array([1, 2, 3, 255, 238]).buffer, key)).toBe(false);
+    expect(sameKey(new Uint8Array([1, 2, 3, 255]).buffer, key)).toBe(false);
+    expect(sameKey(null, key)).toBe(true);
   });
 
   test('the page follows only paths of this site from the worker', () => {

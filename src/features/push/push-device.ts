@@ -100,6 +100,13 @@ export function base64UrlBytes(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Whether a subscription's applicationServerKey is `key` (a browser that does not say counts as the same). */
+export function sameKey(current: ArrayBuffer | null | undefined, key: Uint8Array): boolean {
+  if (!current) return true;
+  const bytes = new Uint8Array(current);
+  return bytes.length === key.length && bytes.every((byte, i) => byte === key[i]);
+}
+
 function fail(error: PushError, detail?: string): false {
   pushDeviceStore.error = error;
   pushDeviceStore.error_detail = detail;
@@ -194,11 +201,22 @@ export async function turnPushOff(): Promise<boolean> {
 export async function refreshPushSubscription(language: string): Promise<void> {
   if (!pushSupported()) return;
   try {
-    const subscription = await currentSubscription();
+    let subscription = await currentSubscription();
     await readPushDeviceState();
-    if (subscription && Notification.permission === 'granted') {
-      await postPushSubscribe(subscribeBody(subscription, language));
+    if (!subscription || Notification.permission !== 'granted') return;
+    // Made under another server key (the server's master key, and with it its VAPID key, was replaced): its push
+    // service would refuse every push signed with the new key, so the device subscribes again under it.
+    const publicKey = await getPushPublicKey();
+    if (!sameKey(subscription.options.applicationServerKey, base64UrlBytes(publicKey))) {
+      const registration = await registerPushWorker();
+      await subscription.unsubscribe().catch(() => false);
+      if (!registration) return;
+      subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: base64UrlBytes(publicKey),
+      });
     }
+    await postPushSubscribe(subscribeBody(subscription, language));
   } catch (error) {
     console.warn('Push subscription not refreshed', error);
   }

@@ -5,8 +5,7 @@ CREATE TABLE "push_subscriptions" (
 	"p256dh" text NOT NULL,
 	"auth" text NOT NULL,
 	"language" text DEFAULT 'en' NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"last_sent_at" timestamp with time zone
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "trade_preferences" ADD COLUMN "push_signals" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
