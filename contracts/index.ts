@@ -17,3 +17,4 @@ export * from './risk-limits';
 export * from './history-export';
 export * from './signal-feed';
 export * from './push';
+export * from './what-if';

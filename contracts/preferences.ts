@@ -70,7 +70,8 @@ export function snapToStep(value: number, bound: PreferenceBound): number {
   return Number(snapped.toFixed(Math.max(bound.decimals, 2)));
 }
 
-function bounded(bound: PreferenceBound) {
+/** A preference value within its bound and on its step (the stepper's and the server's one rule). */
+export function bounded(bound: PreferenceBound) {
   const base = Number.isInteger(bound.step) ? z.number().int('Must be a whole number') : z.number();
   return base
     .min(bound.min, `Must be at least ${bound.min}`)

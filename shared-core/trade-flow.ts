@@ -84,7 +84,13 @@ export interface OpenPositionInput {
 export type { ExitHold, TradeExits };
 
 /** Binance's callbackRate range (percent of the best price). */
-const CALLBACK_RATE_RANGE = ['0.1', '10'] as const;
+export const CALLBACK_RATE_RANGE = ['0.1', '10'] as const;
+
+/** Whether the exchange takes a TRAILING_STOP_MARKET with this callbackRate (Binance's 0.1–10 %). */
+export function callbackRateFits(callbackRate: string): boolean {
+  const [low, high] = CALLBACK_RATE_RANGE;
+  return compareDecimals(callbackRate, low) >= 0 && compareDecimals(callbackRate, high) <= 0;
+}
 
 export interface OpenedPosition extends OpeningCosts {
   /** Entry price of the position after the fill (positionRisk entryPrice). */
@@ -254,7 +260,7 @@ async function placeExits(
   });
   const callbackRate = trailingCallbackRate(exits.trade_treiling_stop_percent, input.trade_leverage);
   const [low, high] = CALLBACK_RATE_RANGE;
-  const trailingFits = compareDecimals(callbackRate, low) >= 0 && compareDecimals(callbackRate, high) <= 0;
+  const trailingFits = callbackRateFits(callbackRate);
   const [take_profit, trailing] = await Promise.all([
     placeExit(client, {
       ...common,

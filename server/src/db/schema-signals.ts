@@ -2,6 +2,7 @@
 // with its outcome. A signal row belongs to one platform; the engine's one signal on a symbol becomes a row
 // per platform that follows the feed's exchange (same created_at, same outcome).
 import {
+  primaryKey,
   doublePrecision,
   index,
   integer,
@@ -57,3 +58,28 @@ export const signals = pgTable(
     index('signals_created_idx').on(table.created_at),
   ],
 );
+
+/**
+ * Closed 1-minute candles of the followed symbols (issue 42): the ones the market feed received while this
+ * server led (live and REST-filled), and the backfill's. Kept CANDLE_KEEP_DAYS (engine/candle-store.ts); the
+ * what-if replay reads them (a replay never asks the exchange for klines). Prices as the exchange wrote them.
+ */
+export const marketCandles = pgTable(
+  'market_candles',
+  {
+    symbol_uuid: uuid('symbol_uuid')
+      .notNull()
+      .references(() => symbols.symbol_uuid, { onDelete: 'cascade' }),
+    open_time: timestamp('open_time', { withTimezone: true }).notNull(),
+    open: numeric('open').notNull(),
+    high: numeric('high').notNull(),
+    low: numeric('low').notNull(),
+    close: numeric('close').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.symbol_uuid, table.open_time] }),
+    index('market_candles_time_idx').on(table.open_time),
+  ],
+);
+
+export type MarketCandleRow = typeof marketCandles.$inferInsert;

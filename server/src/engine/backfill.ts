@@ -9,8 +9,8 @@
 import { getTableColumns, getTableName, sql, type Table } from 'drizzle-orm';
 import { SYMBOLS, type Candle1m } from '../../../paper-exchange/src/index';
 import type { Database } from '../db';
-import { signals } from '../db/schema-signals';
-import { candleFromHistory, type Candle } from './candles';
+import { marketCandles, signals, type MarketCandleRow } from '../db/schema-signals';
+import { candleFromHistory, candleRow, type Candle } from './candles';
 import { SignalEngine, type EngineStep } from './signal-engine';
 import { seedNeurons, signalUuidOf, type PlatformRow, type SymbolRow } from './signal-store';
 
@@ -73,6 +73,8 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
 
   // Signals by (neuron, symbol, created_at); resolutions fill in the outcome of the row they resolve.
   const rows = new Map<string, SignalInsert[]>();
+  // The replayed candles are stored too: the what-if replay trades on them (candle-store.ts).
+  const candleRows: MarketCandleRow[] = [];
   const keyOf = (neuronUuid: string, symbol: string, createdAt: number) =>
     `${neuronUuid}|${symbol}|${createdAt}`;
   let nextReport = 0.1;
@@ -88,10 +90,11 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       );
       closes.set(pair, candle);
       time = candle.closeTime + 1;
+      const symbolUuid = (symbolMap.get(pair) as SymbolRow).symbol_uuid;
+      candleRows.push(candleRow(symbolUuid, candle));
       const step = engine.onCandle(pair, candle);
       if (!step) continue;
       steps.push(step);
-      const symbolUuid = (symbolMap.get(pair) as SymbolRow).symbol_uuid;
       for (const resolution of step.resolutions) {
         for (const row of rows.get(keyOf(resolution.neuronUuid, pair, resolution.createdAt)) ?? []) {
           row.outcome = resolution.outcome;
@@ -135,6 +138,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     const store = tx as unknown as Database;
     await skipForeignKeyChecks(store);
     await insertInBulk(store, signals, all);
+    await insertInBulk(store, marketCandles, candleRows);
     for (const consumer of consumers) await consumer.store?.(store);
   });
   const storeMs = performance.now() - storeStarted;

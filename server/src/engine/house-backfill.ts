@@ -7,7 +7,7 @@
 import { generateHistory, SYMBOLS } from '../../../paper-exchange/src/index';
 import type { Database } from '../db';
 import type { HouseAccount } from '../services/house';
-import { getPlatformPreferences, getTradePreferences } from '../services/preferences';
+import { replaySettingsOf } from './replay-settings';
 import { backfill, needsBackfill } from './backfill';
 import { HouseReplay } from './house-replay';
 import { followingPlatforms, symbolsByPair } from './signal-store';
@@ -55,8 +55,8 @@ export async function backfillFirstStart(options: FirstStartOptions): Promise<Fi
     houseUserUuid: house.user_uuid,
     platformUuid: house.platform.platform_uuid,
     symbolMap,
-    preferences: await getPlatformPreferences(db, house.user_uuid, house.platform),
-    minimalAccuracy: (await getTradePreferences(db, house.user_uuid)).minimal_accuracy,
+    // The house's settings and fee rate, as a trader's what-if replay of them reads them (one truth).
+    settings: await replaySettingsOf(db, house.user_uuid, house.platform),
     // The paper exchange's own filters (its exchangeInfo), so the replay refuses what it would refuse.
     orderFilters: new Map(
       SYMBOLS.map((spec) => [spec.symbol, { minQty: spec.minQty, minNotional: spec.minNotional }]),

@@ -20,8 +20,20 @@ import { EXCHANGE_URL, seededHistory, seedReplayDatabase } from '../../test/repl
 import type { EngineStep } from './signal-engine';
 import { followingPlatforms, symbolsByPair, type SymbolRow } from './signal-store';
 import { StatisticsReplay } from './statistics-replay';
+import type { ReplaySettings } from './trade-replay';
+import { DEFAULT_TAKER_RATE } from '../../../shared-core/trade-fees';
 
 beforeAll(() => initTradeCore());
+
+/** The defaults with the exits held by Signaldesk's monitor (trade-replay.test.ts covers the exchange's). */
+const MONITOR_SETTINGS: ReplaySettings = {
+  preferences: DEFAULT_PLATFORM_PREFERENCES,
+  minimalAccuracy: 60,
+  exitsOnExchange: false,
+  maxOpenTrades: 0,
+  dailyLossLimit: 0,
+  takerRate: DEFAULT_TAKER_RATE,
+};
 
 const PLATFORM = '489c420e-f95d-473e-82a0-53e86496aa5b';
 const SOL: SymbolRow = {
@@ -65,8 +77,7 @@ function runScript() {
     houseUserUuid: HOUSE_USER_UUID,
     platformUuid: PLATFORM,
     symbolMap: new Map([['SOLUSDT', SOL]]),
-    preferences: DEFAULT_PLATFORM_PREFERENCES,
-    minimalAccuracy: 60,
+    settings: MONITOR_SETTINGS,
     orderFilters: new Map([['SOLUSDT', { minQty: '0.01', minNotional: '5' }]]),
   });
   const statistics = new StatisticsReplay(house);
@@ -242,8 +253,7 @@ describe('house replay (scripted)', () => {
       houseUserUuid: HOUSE_USER_UUID,
       platformUuid: PLATFORM,
       symbolMap: new Map([['SOLUSDT', SOL]]),
-      preferences: DEFAULT_PLATFORM_PREFERENCES,
-      minimalAccuracy: 60,
+      settings: MONITOR_SETTINGS,
       // 0.99 × 101 is below a 101 USDT minimum notional.
       orderFilters: new Map([['SOLUSDT', { minQty: '0.01', minNotional: '101' }]]),
     });
@@ -299,8 +309,7 @@ describe('house replay of a seeded history', () => {
       houseUserUuid: HOUSE_USER_UUID,
       platformUuid: PLATFORM,
       symbolMap,
-      preferences: DEFAULT_PLATFORM_PREFERENCES,
-      minimalAccuracy: 60,
+      settings: MONITOR_SETTINGS,
     });
     const statistics = new StatisticsReplay(house);
     await backfill({

@@ -21,6 +21,7 @@ import type { EventBus } from '../services/event-bus';
 import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import { bitcoinInformation } from './bitcoin-information';
 import { CANDLE_WINDOW } from './market-analytics';
+import { CandleRecorder } from './candle-store';
 import { BITCOIN_SYMBOL, type CandleEvent, type MarketFeed, type MarkPriceTick } from './market-feed';
 import { SignalEngine } from './signal-engine';
 import {
@@ -197,7 +198,11 @@ export async function startSignalCore({
     return symbolMap.get(pair);
   };
 
+  // Every closed candle is stored for the what-if replay (issue 42, candle-store.ts).
+  const candles = new CandleRecorder(db, log);
   const onCandle = ({ symbol, candle, live }: CandleEvent) => {
+    const known = symbolMap.get(symbol);
+    if (known) candles.add(known.symbol_uuid, candle);
     const step = engine.onCandle(symbol, candle);
     if (!step || (step.signals.length === 0 && step.resolutions.length === 0)) return;
     later(async () => {
@@ -237,10 +242,12 @@ export async function startSignalCore({
     idle: async () => {
       await feed.settled();
       await queue;
+      await candles.flush();
     },
     close: async () => {
       feed.off('candle', onCandle);
       await queue;
+      await candles.close();
     },
   };
 }

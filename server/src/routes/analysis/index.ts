@@ -14,6 +14,7 @@ import { analyseRange, MarketDataUnavailableError } from '../../engine/analysis'
 import type { MarketFeed } from '../../engine/market-feed';
 import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
+import { WorkSlots } from '../../services/work-slots';
 
 /**
  * What traders share stays theirs (issue 38 item 1): an analysis reads a month of klines and signals, so one
@@ -30,22 +31,13 @@ export const ANALYSIS_BUSY = 'The server is busy with analyses: try again in a f
 
 export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (app, { feed }) => {
   app.addHook('onRequest', app.authenticate);
-  const runningFor = new Set<string>();
-  let running = 0;
-  const waiting: (() => void)[] = [];
+  const slots = new WorkSlots({
+    atOnce: ANALYSES_AT_ONCE,
+    waiting: ANALYSES_WAITING,
+    running: ANALYSIS_RUNNING,
+    busy: ANALYSIS_BUSY,
+  });
   const answers = new LRUCache<string, AnalysisResult>({ max: 256, ttl: ANSWER_TTL_MS });
-
-  const slot = async (): Promise<() => void> => {
-    if (running >= ANALYSES_AT_ONCE) {
-      if (waiting.length >= ANALYSES_WAITING) throw new HttpError(429, ANALYSIS_BUSY);
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    }
-    running += 1;
-    return () => {
-      running -= 1;
-      waiting.shift()?.();
-    };
-  };
 
   app.post(
     '/get_analysis/',
@@ -70,29 +62,16 @@ export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async
         .join(':');
       const known = answers.get(key);
       if (known) return { result: known };
-      if (runningFor.has(request.userUuid)) {
-        reply.header('Retry-After', '2');
-        throw new HttpError(429, ANALYSIS_RUNNING);
-      }
-      runningFor.add(request.userUuid);
       try {
-        const release = await slot().catch((error: unknown) => {
-          reply.header('Retry-After', '5');
-          throw error;
-        });
-        try {
+        return await slots.run(request.userUuid, reply, async () => {
           const result = await analyseRange(app.db, feed, range);
           answers.set(key, result);
           return { result };
-        } finally {
-          release();
-        }
+        });
       } catch (error) {
         if (!(error instanceof MarketDataUnavailableError)) throw error;
         request.log.warn({ err: error.cause }, 'analysis: klines unavailable');
         throw new HttpError(503, error.message);
-      } finally {
-        runningFor.delete(request.userUuid);
       }
     },
   );

@@ -3,9 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody, setTradePreferencesBody, tradePreferencesAnswer } from '../../../../contracts';
 import { bearerSecurity } from '../../services/access-token';
 import { getTradePreferences, setTradePreferences } from '../../services/preferences';
+import { whatIfRoutes } from './what-if';
 
 export const tradePreferencesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
+  // What the signals would have done with these settings (issue 42).
+  await app.register(whatIfRoutes);
 
   app.get(
     '/get_preferences/',

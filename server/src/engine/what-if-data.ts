@@ -1,0 +1,239 @@
+// The what-if replay's data (issue 42): the stored candles and signals of a range, read from the database a UTC
+// day at a time (the event loop is free between days) and kept in memory in the compact form the replay takes
+// (what-if.ts). A day that ended more than FINAL_AFTER_MS ago no longer changes and is read once; the day still
+// open (and the one just ended) is read again when its counts of candles or signals changed. The counts are the
+// data's version: a replay's cached answer is keyed by them, so new data makes a new answer.
+// Candle arrays live in SharedArrayBuffers: a worker thread reads them without a copy.
+import { and, asc, count, eq, gte, lt } from 'drizzle-orm';
+import type { Database } from '../db';
+import { marketCandles, neurons, signals } from '../db/schema-signals';
+import { symbols } from '../db/schema';
+import type { SignalDirection } from '../../../contracts';
+import { NEURONS } from './neurons';
+import {
+  CANDLE_FIELDS,
+  DAY_MS,
+  decimalsIn,
+  MINUTES_PER_DAY,
+  scaledValue,
+  type WhatIfDay,
+  type WhatIfSignal,
+  type WhatIfSymbol,
+} from './what-if';
+
+/** A day is final this long after its end: late candles (a feed's gap filled from REST) have arrived by then. */
+const FINAL_AFTER_MS = 15 * 60_000;
+/** Days kept: the longest range plus the day it starts in. */
+const KEEP_DAYS = 33;
+const MINUTE_MS = 60_000;
+
+interface CandleDay {
+  /** By symbol uuid. */
+  bySymbol: Map<string, { list: Float64Array; scale: number }>;
+  count: number;
+}
+
+/** A stored signal with its symbol's uuid (its index is given at each load). */
+type StoredSignal = Omit<WhatIfSignal, 's'> & { symbolUuid: string };
+
+interface Cached<T> {
+  value: T;
+  /** The counts it was read with ('' for a final day: never read again). */
+  version: string;
+}
+
+export interface WhatIfData {
+  symbols: WhatIfSymbol[];
+  neurons: Record<string, string>;
+  days: WhatIfDay[];
+  /** Changes whenever the data of the range changes. */
+  version: string;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class WhatIfStore {
+  private readonly candleDays = new Map<number, Promise<Cached<CandleDay>>>();
+  private readonly signalDays = new Map<string, Promise<Cached<StoredSignal[]>>>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async load(platformUuid: string, fromMs: number, toMs: number): Promise<WhatIfData> {
+    const symbolRows = await this.db.select().from(symbols).orderBy(asc(symbols.symbol_pair));
+    const neuronRows = await this.db.select().from(neurons);
+    const indexOf = new Map(symbolRows.map((row, index) => [row.symbol_uuid, index]));
+    const now = this.clock();
+    this.forgetBefore(now - KEEP_DAYS * DAY_MS);
+    const days: WhatIfDay[] = [];
+    const versions: string[] = [];
+    for (let start = Math.floor(fromMs / DAY_MS) * DAY_MS; start < toMs; start += DAY_MS) {
+      const final = start + DAY_MS + FINAL_AFTER_MS <= now;
+      const candles = await this.candleDay(start, final);
+      const dailySignals = await this.signalDay(platformUuid, start, final);
+      versions.push(`${candles.version}/${dailySignals.version}`);
+      days.push({
+        start,
+        candles: symbolRows.map((row) => candles.value.bySymbol.get(row.symbol_uuid)?.list ?? null),
+        scales: symbolRows.map((row) => candles.value.bySymbol.get(row.symbol_uuid)?.scale ?? 0),
+        // Symbol indexes are this load's (a symbol added later moves them); a stable sort keeps the neuron order.
+        signals: dailySignals.value
+          .filter((signal) => indexOf.has(signal.symbolUuid))
+          .map(({ symbolUuid, ...signal }) => ({ ...signal, s: indexOf.get(symbolUuid) as number }))
+          .sort((a, b) => a.t - b.t || a.s - b.s),
+      });
+      await yieldToEventLoop();
+    }
+    return {
+      symbols: symbolRows.map((row) => ({
+        pair: row.symbol_pair,
+        symbol_uuid: row.symbol_uuid,
+        symbol_name: row.symbol_name,
+        symbol_price_precision: row.symbol_price_precision,
+        symbol_quantity_precision: row.symbol_quantity_precision,
+      })),
+      neurons: Object.fromEntries(neuronRows.map((row) => [row.neuron_uuid, row.neuron_tag_name])),
+      days,
+      version: versions.join(','),
+    };
+  }
+
+  private forgetBefore(ms: number): void {
+    for (const start of this.candleDays.keys()) if (start < ms) this.candleDays.delete(start);
+    for (const key of this.signalDays.keys()) {
+      if (Number(key.split('|')[1]) < ms) this.signalDays.delete(key);
+    }
+  }
+
+  /** The day's candles: read once when final, else again when their count changed. */
+  private async candleDay(start: number, final: boolean): Promise<Cached<CandleDay>> {
+    const known = this.candleDays.get(start);
+    const range = and(
+      gte(marketCandles.open_time, new Date(start)),
+      lt(marketCandles.open_time, new Date(start + DAY_MS)),
+    );
+    if (known) {
+      const cached = await known.catch(() => undefined);
+      if (cached && cached.version === '') return cached;
+      if (cached) {
+        const [row] = await this.db.select({ value: count() }).from(marketCandles).where(range);
+        const version = String(row?.value ?? 0);
+        if (version === cached.version) {
+          if (final) this.candleDays.set(start, Promise.resolve({ ...cached, version: '' }));
+          return cached;
+        }
+      }
+    }
+    const reading = this.readCandleDay(start, range).then((value) => ({
+      value,
+      version: final ? '' : String(value.count),
+    }));
+    this.candleDays.set(start, reading);
+    reading.catch(() => this.candleDays.delete(start));
+    return reading;
+  }
+
+  private async readCandleDay(start: number, range: ReturnType<typeof and>): Promise<CandleDay> {
+    const rows = await this.db
+      .select({
+        symbol_uuid: marketCandles.symbol_uuid,
+        open_time: marketCandles.open_time,
+        high: marketCandles.high,
+        low: marketCandles.low,
+        close: marketCandles.close,
+      })
+      .from(marketCandles)
+      .where(range);
+    const grouped = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const list = grouped.get(row.symbol_uuid);
+      if (list) list.push(row);
+      else grouped.set(row.symbol_uuid, [row]);
+    }
+    const bySymbol = new Map<string, { list: Float64Array; scale: number }>();
+    for (const [symbolUuid, list] of grouped) {
+      let scale = 0;
+      for (const row of list)
+        scale = Math.max(scale, decimalsIn(row.high), decimalsIn(row.low), decimalsIn(row.close));
+      const values = new Float64Array(new SharedArrayBuffer(MINUTES_PER_DAY * CANDLE_FIELDS * 8)).fill(
+        Number.NaN,
+      );
+      for (const row of list) {
+        const slot = ((row.open_time.getTime() - start) / MINUTE_MS) * CANDLE_FIELDS;
+        values[slot] = scaledValue(row.high, scale);
+        values[slot + 1] = scaledValue(row.low, scale);
+        values[slot + 2] = scaledValue(row.close, scale);
+      }
+      bySymbol.set(symbolUuid, { list: values, scale });
+    }
+    return { bySymbol, count: rows.length };
+  }
+
+  /** The platform's signals of the day, in the replay's order; read again while the day is not final. */
+  private async signalDay(
+    platformUuid: string,
+    start: number,
+    final: boolean,
+  ): Promise<Cached<StoredSignal[]>> {
+    const key = `${platformUuid}|${start}`;
+    const range = and(
+      eq(signals.platform_uuid, platformUuid),
+      gte(signals.created_at, new Date(start)),
+      lt(signals.created_at, new Date(start + DAY_MS)),
+    );
+    const known = this.signalDays.get(key);
+    if (known) {
+      const cached = await known.catch(() => undefined);
+      if (cached && cached.version === '') return cached;
+      if (cached) {
+        const [row] = await this.db.select({ value: count() }).from(signals).where(range);
+        if (String(row?.value ?? 0) === cached.version) {
+          if (final) this.signalDays.set(key, Promise.resolve({ ...cached, version: '' }));
+          return cached;
+        }
+      }
+    }
+    const reading = this.readSignalDay(range).then((value) => ({
+      value,
+      version: final ? '' : String(value.length),
+    }));
+    this.signalDays.set(key, reading);
+    reading.catch(() => this.signalDays.delete(key));
+    return reading;
+  }
+
+  private async readSignalDay(range: ReturnType<typeof and>): Promise<StoredSignal[]> {
+    const rows = await this.db
+      .select({
+        signal_uuid: signals.signal_uuid,
+        symbol_uuid: signals.symbol_uuid,
+        neuron_uuid: signals.neuron_uuid,
+        direction: signals.direction,
+        price_enter: signals.price_enter,
+        accuracy: signals.accuracy,
+        created_at: signals.created_at,
+      })
+      .from(signals)
+      .where(range);
+    // The engine makes a step's signals in its neurons' order.
+    const neuronOrder = new Map(NEURONS.map((neuron, index) => [neuron.neuron_uuid, index]));
+    return rows
+      .map((row) => ({
+        t: row.created_at.getTime(),
+        symbolUuid: row.symbol_uuid,
+        u: row.signal_uuid,
+        n: row.neuron_uuid,
+        d: row.direction as SignalDirection,
+        p: row.price_enter,
+        a: row.accuracy,
+      }))
+      .sort(
+        (a, b) =>
+          a.t - b.t ||
+          (neuronOrder.get(a.n) ?? Number.MAX_SAFE_INTEGER) -
+            (neuronOrder.get(b.n) ?? Number.MAX_SAFE_INTEGER),
+      );
+  }
+}
