@@ -74,6 +74,8 @@ export default defineConfig({
                   'server/src/services/account-streams.test.ts',
                   // The push subscriptions' upserts, the VAPID keys' first store, the kinds' joins (issue 41).
                   'server/src/services/web-push.test.ts',
+                  // The candles' day rows: the live upsert of one minute, the bulk rows, the loader (issue 42).
+                  'server/src/engine/candle-store.test.ts',
                 ],
                 env: { SIGNALDESK_TEST_DATABASE: 'postgres' },
                 testTimeout: 30_000,

@@ -9,8 +9,9 @@
 import { getTableColumns, getTableName, sql, type Table } from 'drizzle-orm';
 import { SYMBOLS, type Candle1m } from '../../../paper-exchange/src/index';
 import type { Database } from '../db';
-import { marketCandles, signals, type MarketCandleRow } from '../db/schema-signals';
-import { candleFromHistory, candleRow, type Candle } from './candles';
+import { marketCandleDays, signals } from '../db/schema-signals';
+import { candleDayRows } from './candle-store';
+import { candleFromHistory, type Candle } from './candles';
 import { SignalEngine, type EngineStep } from './signal-engine';
 import { seedNeurons, signalUuidOf, type PlatformRow, type SymbolRow } from './signal-store';
 
@@ -74,7 +75,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   // Signals by (neuron, symbol, created_at); resolutions fill in the outcome of the row they resolve.
   const rows = new Map<string, SignalInsert[]>();
   // The replayed candles are stored too: the what-if replay trades on them (candle-store.ts).
-  const candleRows: MarketCandleRow[] = [];
+  const replayed = pairs.map(() => [] as Candle[]);
   const keyOf = (neuronUuid: string, symbol: string, createdAt: number) =>
     `${neuronUuid}|${symbol}|${createdAt}`;
   let nextReport = 0.1;
@@ -90,11 +91,11 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       );
       closes.set(pair, candle);
       time = candle.closeTime + 1;
-      const symbolUuid = (symbolMap.get(pair) as SymbolRow).symbol_uuid;
-      candleRows.push(candleRow(symbolUuid, candle));
+      (replayed[i] as Candle[]).push(candle);
       const step = engine.onCandle(pair, candle);
       if (!step) continue;
       steps.push(step);
+      const symbolUuid = (symbolMap.get(pair) as SymbolRow).symbol_uuid;
       for (const resolution of step.resolutions) {
         for (const row of rows.get(keyOf(resolution.neuronUuid, pair, resolution.createdAt)) ?? []) {
           row.outcome = resolution.outcome;
@@ -138,7 +139,13 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     const store = tx as unknown as Database;
     await skipForeignKeyChecks(store);
     await insertInBulk(store, signals, all);
-    await insertInBulk(store, marketCandles, candleRows);
+    await insertInBulk(
+      store,
+      marketCandleDays,
+      pairs.flatMap((pair, i) =>
+        candleDayRows((symbolMap.get(pair) as SymbolRow).symbol_uuid, replayed[i] as Candle[]),
+      ),
+    );
     for (const consumer of consumers) await consumer.store?.(store);
   });
   const storeMs = performance.now() - storeStarted;
@@ -178,7 +185,12 @@ function pgliteConnectionOf(db: Database): PgliteConnection | undefined {
 /** One CSV field: NULL unquoted and empty, everything else quoted. */
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = value instanceof Date ? value.toISOString() : String(value);
+  // An array of numbers or decimal texts (market_candle_days): PostgreSQL's array literal, NULL for a gap.
+  const text = Array.isArray(value)
+    ? `{${value.map((item: unknown) => (item === null ? 'NULL' : String(item))).join(',')}}`
+    : value instanceof Date
+      ? value.toISOString()
+      : String(value);
   return `"${text.replace(/"/g, '""')}"`;
 }
 

@@ -1,33 +1,79 @@
-// The stored 1-minute candles (issue 42; db market_candles): what the what-if replay trades its signals on,
+// The stored 1-minute candles (issue 42; db market_candle_days): what the what-if replay trades its signals on,
 // read from the database, never from the exchange (a month of klines per replay would spend our address's
-// request budget for every trader). The leader's signal core records every closed candle the market feed gives
-// it (live and REST-filled, live-core.ts) in batches; the first start's backfill stores the history it
-// replayed (backfill.ts). Candles older than CANDLE_KEEP_DAYS are deleted by the leader every hour.
-import { lt } from 'drizzle-orm';
+// request budget for every trader). One row per symbol and UTC day holds the day's prices in four arrays (slot
+// m + 1 is minute m after 00:00). The leader's signal core fills in every closed candle the market feed gives it
+// (live and REST-filled, live-core.ts) in batches; the first start's backfill stores the history it replayed
+// (backfill.ts) in bulk. Days older than CANDLE_KEEP_DAYS are deleted by the leader every hour.
+import { lt, sql } from 'drizzle-orm';
 import type { Database } from '../db';
-import { marketCandles, type MarketCandleRow } from '../db/schema-signals';
-import { insertInBulk } from './backfill';
-import { candleRow, type Candle } from './candles';
+import { marketCandleDays } from '../db/schema-signals';
+import type { Candle } from './candles';
 
 /** A replay reaches back 30 days; one more day covers the day a range starts in. */
 export const CANDLE_KEEP_DAYS = 31;
+export const CANDLE_DAY_MINUTES = 1440;
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 const FLUSH_MS = 2_000;
-const FLUSH_ROWS = 2_000;
+const FLUSH_CANDLES = 500;
 const PRUNE_EVERY_MS = 3_600_000;
 
 type Log = { warn(obj: object, msg: string): void };
+type Prices = (string | null)[];
+export type CandleDayRow = typeof marketCandleDays.$inferInsert;
 
-/** Deletes the candles past the keeping time. */
-export async function pruneCandles(db: Database, nowMs: number): Promise<void> {
-  await db
-    .delete(marketCandles)
-    .where(lt(marketCandles.open_time, new Date(nowMs - CANDLE_KEEP_DAYS * DAY_MS)));
+const dayOf = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+
+/** The market_candle_days rows of a symbol's candles (whole or partial days; a minute with no candle is NULL). */
+export function candleDayRows(symbolUuid: string, candles: Iterable<Candle>): CandleDayRow[] {
+  const days = new Map<number, { open: Prices; high: Prices; low: Prices; close: Prices }>();
+  const empty = (): Prices => new Array<string | null>(CANDLE_DAY_MINUTES).fill(null);
+  for (const candle of candles) {
+    const day = dayOf(candle.openTime);
+    let row = days.get(day);
+    if (!row) {
+      row = { open: empty(), high: empty(), low: empty(), close: empty() };
+      days.set(day, row);
+    }
+    const slot = (candle.openTime - day) / MINUTE_MS;
+    row.open[slot] = candle.open;
+    row.high[slot] = candle.high;
+    row.low[slot] = candle.low;
+    row.close[slot] = candle.close;
+  }
+  return [...days].map(([day, prices]) => ({
+    symbol_uuid: symbolUuid,
+    day: new Date(day),
+    ...(prices as { open: string[]; high: string[]; low: string[]; close: string[] }),
+  }));
 }
 
-/** Records closed candles in batches (a candle already stored is kept) and prunes old ones. */
+/** Stores one candle in its day's row (made empty first when the day has none yet); a stored one is replaced. */
+async function storeCandle(db: Database, symbolUuid: string, candle: Candle): Promise<void> {
+  const day = new Date(dayOf(candle.openTime));
+  const slot = (candle.openTime - day.getTime()) / MINUTE_MS + 1;
+  const empty = sql`array_fill(null::numeric, array[${CANDLE_DAY_MINUTES}::int])`;
+  await db.execute(
+    sql`insert into ${marketCandleDays} (symbol_uuid, day, open, high, low, close)
+        values (${symbolUuid}, ${day}, ${empty}, ${empty}, ${empty}, ${empty}) on conflict do nothing`,
+  );
+  await db.execute(
+    sql`update ${marketCandleDays} set
+          open[${slot}::int] = ${candle.open}::numeric, high[${slot}::int] = ${candle.high}::numeric,
+          low[${slot}::int] = ${candle.low}::numeric, close[${slot}::int] = ${candle.close}::numeric
+        where symbol_uuid = ${symbolUuid} and day = ${day}`,
+  );
+}
+
+/** Deletes the days past the keeping time. */
+export async function pruneCandles(db: Database, nowMs: number): Promise<void> {
+  const oldest = new Date(dayOf(nowMs) - CANDLE_KEEP_DAYS * DAY_MS);
+  await db.delete(marketCandleDays).where(lt(marketCandleDays.day, oldest));
+}
+
+/** Records closed candles in batches and prunes old days. */
 export class CandleRecorder {
-  private pending: MarketCandleRow[] = [];
+  private pending: { symbolUuid: string; candle: Candle }[] = [];
   private writing: Promise<void> = Promise.resolve();
   private readonly flushTimer: NodeJS.Timeout;
   private readonly pruneTimer: NodeJS.Timeout;
@@ -45,20 +91,22 @@ export class CandleRecorder {
   }
 
   add(symbolUuid: string, candle: Candle): void {
-    this.pending.push(candleRow(symbolUuid, candle));
-    if (this.pending.length >= FLUSH_ROWS) void this.flush();
+    this.pending.push({ symbolUuid, candle });
+    if (this.pending.length >= FLUSH_CANDLES) void this.flush();
   }
 
   /** Writes what is pending; resolves when every candle added so far is stored (or its write failed). */
   flush(): Promise<void> {
-    const rows = this.pending;
+    const batch = this.pending;
     this.pending = [];
-    if (rows.length > 0) {
-      this.writing = this.writing.then(() =>
-        insertInBulk(this.db, marketCandles, rows).catch((error: unknown) =>
-          this.log.warn({ err: error, candles: rows.length }, 'candles: store failed'),
-        ),
-      );
+    if (batch.length > 0) {
+      this.writing = this.writing.then(async () => {
+        try {
+          for (const { symbolUuid, candle } of batch) await storeCandle(this.db, symbolUuid, candle);
+        } catch (error) {
+          this.log.warn({ err: error, candles: batch.length }, 'candles: store failed');
+        }
+      });
     }
     return this.writing;
   }

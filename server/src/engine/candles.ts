@@ -2,7 +2,6 @@
 // stay the exchange's decimal strings (a signal's entry price is a candle close, sent as the exchange wrote
 // it); the indicators parse them to numbers where they compute.
 import type { Candle1m } from '../../../paper-exchange/src/index';
-import type { MarketCandleRow } from '../db/schema-signals';
 
 export const MINUTE_MS = 60_000;
 
@@ -95,13 +94,3 @@ export function candlePointOf(candle: Candle) {
     close: Number(candle.close),
   };
 }
-
-/** A candle as a row of market_candles (candle-store.ts). */
-export const candleRow = (symbolUuid: string, candle: Candle): MarketCandleRow => ({
-  symbol_uuid: symbolUuid,
-  open_time: new Date(candle.openTime),
-  open: candle.open,
-  high: candle.high,
-  low: candle.low,
-  close: candle.close,
-});

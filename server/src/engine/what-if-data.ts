@@ -4,9 +4,9 @@
 // open (and the one just ended) is read again when its counts of candles or signals changed. The counts are the
 // data's version: a replay's cached answer is keyed by them, so new data makes a new answer.
 // Candle arrays live in SharedArrayBuffers: a worker thread reads them without a copy.
-import { and, asc, count, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, count, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db';
-import { marketCandles, neurons, signals } from '../db/schema-signals';
+import { marketCandleDays, neurons, signals } from '../db/schema-signals';
 import { symbols } from '../db/schema';
 import type { SignalDirection } from '../../../contracts';
 import { NEURONS } from './neurons';
@@ -25,7 +25,6 @@ import {
 const FINAL_AFTER_MS = 15 * 60_000;
 /** Days kept: the longest range plus the day it starts in. */
 const KEEP_DAYS = 33;
-const MINUTE_MS = 60_000;
 
 interface CandleDay {
   /** By symbol uuid. */
@@ -55,6 +54,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export class WhatIfStore {
   private readonly candleDays = new Map<number, Promise<Cached<CandleDay>>>();
   private readonly signalDays = new Map<string, Promise<Cached<StoredSignal[]>>>();
+  /** Days as the replay takes them, by platform, day and symbol list: rebuilt only when their data was read again. */
+  private readonly composed = new Map<string, { from: [CandleDay, StoredSignal[]]; day: WhatIfDay }>();
 
   constructor(
     private readonly db: Database,
@@ -65,6 +66,7 @@ export class WhatIfStore {
     const symbolRows = await this.db.select().from(symbols).orderBy(asc(symbols.symbol_pair));
     const neuronRows = await this.db.select().from(neurons);
     const indexOf = new Map(symbolRows.map((row, index) => [row.symbol_uuid, index]));
+    const symbolKey = symbolRows.map((row) => row.symbol_uuid).join(',');
     const now = this.clock();
     this.forgetBefore(now - KEEP_DAYS * DAY_MS);
     const days: WhatIfDay[] = [];
@@ -74,7 +76,13 @@ export class WhatIfStore {
       const candles = await this.candleDay(start, final);
       const dailySignals = await this.signalDay(platformUuid, start, final);
       versions.push(`${candles.version}/${dailySignals.version}`);
-      days.push({
+      const key = `${platformUuid}|${start}|${symbolKey}`;
+      const known = this.composed.get(key);
+      if (known && known.from[0] === candles.value && known.from[1] === dailySignals.value) {
+        days.push(known.day);
+        continue;
+      }
+      const day: WhatIfDay = {
         start,
         candles: symbolRows.map((row) => candles.value.bySymbol.get(row.symbol_uuid)?.list ?? null),
         scales: symbolRows.map((row) => candles.value.bySymbol.get(row.symbol_uuid)?.scale ?? 0),
@@ -83,7 +91,9 @@ export class WhatIfStore {
           .filter((signal) => indexOf.has(signal.symbolUuid))
           .map(({ symbolUuid, ...signal }) => ({ ...signal, s: indexOf.get(symbolUuid) as number }))
           .sort((a, b) => a.t - b.t || a.s - b.s),
-      });
+      };
+      this.composed.set(key, { from: [candles.value, dailySignals.value], day });
+      days.push(day);
       await yieldToEventLoop();
     }
     return {
@@ -101,6 +111,7 @@ export class WhatIfStore {
   }
 
   private forgetBefore(ms: number): void {
+    for (const [key, { day }] of this.composed) if (day.start < ms) this.composed.delete(key);
     for (const start of this.candleDays.keys()) if (start < ms) this.candleDays.delete(start);
     for (const key of this.signalDays.keys()) {
       if (Number(key.split('|')[1]) < ms) this.signalDays.delete(key);
@@ -110,15 +121,17 @@ export class WhatIfStore {
   /** The day's candles: read once when final, else again when their count changed. */
   private async candleDay(start: number, final: boolean): Promise<Cached<CandleDay>> {
     const known = this.candleDays.get(start);
-    const range = and(
-      gte(marketCandles.open_time, new Date(start)),
-      lt(marketCandles.open_time, new Date(start + DAY_MS)),
-    );
+    const onDay = eq(marketCandleDays.day, new Date(start));
     if (known) {
       const cached = await known.catch(() => undefined);
       if (cached && cached.version === '') return cached;
       if (cached) {
-        const [row] = await this.db.select({ value: count() }).from(marketCandles).where(range);
+        const [row] = await this.db
+          .select({
+            value: sql<string>`coalesce(sum(cardinality(array_remove(${marketCandleDays.close}, null))), 0)`,
+          })
+          .from(marketCandleDays)
+          .where(onDay);
         const version = String(row?.value ?? 0);
         if (version === cached.version) {
           if (final) this.candleDays.set(start, Promise.resolve({ ...cached, version: '' }));
@@ -126,7 +139,7 @@ export class WhatIfStore {
         }
       }
     }
-    const reading = this.readCandleDay(start, range).then((value) => ({
+    const reading = this.readCandleDay(onDay).then((value) => ({
       value,
       version: final ? '' : String(value.count),
     }));
@@ -135,40 +148,46 @@ export class WhatIfStore {
     return reading;
   }
 
-  private async readCandleDay(start: number, range: ReturnType<typeof and>): Promise<CandleDay> {
+  private async readCandleDay(onDay: ReturnType<typeof eq>): Promise<CandleDay> {
     const rows = await this.db
+      // As JSON arrays of texts: the exchange's decimals kept, a gap a JSON null (drizzle reads a NULL element of a
+      // numeric[] as the text "NULL").
       .select({
-        symbol_uuid: marketCandles.symbol_uuid,
-        open_time: marketCandles.open_time,
-        high: marketCandles.high,
-        low: marketCandles.low,
-        close: marketCandles.close,
+        symbol_uuid: marketCandleDays.symbol_uuid,
+        high: sql<(string | null)[]>`array_to_json(${marketCandleDays.high}::text[])`,
+        low: sql<(string | null)[]>`array_to_json(${marketCandleDays.low}::text[])`,
+        close: sql<(string | null)[]>`array_to_json(${marketCandleDays.close}::text[])`,
       })
-      .from(marketCandles)
-      .where(range);
-    const grouped = new Map<string, typeof rows>();
-    for (const row of rows) {
-      const list = grouped.get(row.symbol_uuid);
-      if (list) list.push(row);
-      else grouped.set(row.symbol_uuid, [row]);
-    }
+      .from(marketCandleDays)
+      .where(onDay);
     const bySymbol = new Map<string, { list: Float64Array; scale: number }>();
-    for (const [symbolUuid, list] of grouped) {
+    let stored = 0;
+    for (const row of rows) {
+      const { high, low, close } = row as {
+        high: (string | null)[];
+        low: (string | null)[];
+        close: (string | null)[];
+      };
       let scale = 0;
-      for (const row of list)
-        scale = Math.max(scale, decimalsIn(row.high), decimalsIn(row.low), decimalsIn(row.close));
+      for (const list of [high, low, close]) {
+        for (const price of list) if (price !== null) scale = Math.max(scale, decimalsIn(price));
+      }
       const values = new Float64Array(new SharedArrayBuffer(MINUTES_PER_DAY * CANDLE_FIELDS * 8)).fill(
         Number.NaN,
       );
-      for (const row of list) {
-        const slot = ((row.open_time.getTime() - start) / MINUTE_MS) * CANDLE_FIELDS;
-        values[slot] = scaledValue(row.high, scale);
-        values[slot + 1] = scaledValue(row.low, scale);
-        values[slot + 2] = scaledValue(row.close, scale);
+      for (let minute = 0; minute < MINUTES_PER_DAY; minute++) {
+        const [h, l, c] = [high[minute], low[minute], close[minute]];
+        if (h === null || h === undefined || l === null || l === undefined || c === null || c === undefined)
+          continue;
+        const slot = minute * CANDLE_FIELDS;
+        values[slot] = scaledValue(h, scale);
+        values[slot + 1] = scaledValue(l, scale);
+        values[slot + 2] = scaledValue(c, scale);
+        stored += 1;
       }
-      bySymbol.set(symbolUuid, { list: values, scale });
+      bySymbol.set(row.symbol_uuid, { list: values, scale });
     }
-    return { bySymbol, count: rows.length };
+    return { bySymbol, count: stored };
   }
 
   /** The platform's signals of the day, in the replay's order; read again while the day is not final. */
