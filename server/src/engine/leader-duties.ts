@@ -94,7 +94,11 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idl
       onWireSignals: (wire) => app.webPush?.signals(wire),
     });
     stops.push(() => core.close());
-    idle = core.idle;
+    // What the core was handed, then what the house does about it (its opens and closes).
+    idle = async () => {
+      await core.idle();
+      await follower?.idle();
+    };
     if (follower) {
       const started = follower;
       await started.start();
