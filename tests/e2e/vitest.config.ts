@@ -20,6 +20,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'tests/e2e/readme-screenshot.test.ts': 19,
   'tests/e2e/accounts-flows.test.ts': 17,
   'tests/e2e/push.test.ts': 25,
+  'tests/e2e/what-if.test.ts': 60,
   'tests/e2e/many-trades.test.ts': 10,
   'tests/e2e/insights.test.ts': 7,
   'tests/e2e/skeleton.test.ts': 4,

@@ -10,7 +10,7 @@ import { getTableColumns, getTableName, sql, type Table } from 'drizzle-orm';
 import { SYMBOLS, type Candle1m } from '../../../paper-exchange/src/index';
 import type { Database } from '../db';
 import { marketCandleDays, signals } from '../db/schema-signals';
-import { candleDayRows } from './candle-store';
+import { candleDayRows, priceArrayLiteral } from './candle-store';
 import { candleFromHistory, type Candle } from './candles';
 import { SignalEngine, type EngineStep } from './signal-engine';
 import { seedNeurons, signalUuidOf, type PlatformRow, type SymbolRow } from './signal-store';
@@ -187,7 +187,7 @@ function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   // An array of numbers or decimal texts (market_candle_days): PostgreSQL's array literal, NULL for a gap.
   const text = Array.isArray(value)
-    ? `{${value.map((item: unknown) => (item === null ? 'NULL' : String(item))).join(',')}}`
+    ? priceArrayLiteral(value as (string | null)[])
     : value instanceof Date
       ? value.toISOString()
       : String(value);

@@ -15,7 +15,7 @@ export const CANDLE_DAY_MINUTES = 1440;
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 const FLUSH_MS = 2_000;
-const FLUSH_CANDLES = 500;
+const FLUSH_CANDLES = 5_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
 type Log = { warn(obj: object, msg: string): void };
@@ -48,20 +48,28 @@ export function candleDayRows(symbolUuid: string, candles: Iterable<Candle>): Ca
   }));
 }
 
-/** Stores one candle in its day's row (made empty first when the day has none yet); a stored one is replaced. */
-async function storeCandle(db: Database, symbolUuid: string, candle: Candle): Promise<void> {
-  const day = new Date(dayOf(candle.openTime));
-  const slot = (candle.openTime - day.getTime()) / MINUTE_MS + 1;
-  const empty = sql`array_fill(null::numeric, array[${CANDLE_DAY_MINUTES}::int])`;
+/** PostgreSQL's array literal of prices: NULL for a gap ({97000.1,NULL,97001.2}). */
+export const priceArrayLiteral = (prices: readonly (string | number | null)[]): string =>
+  `{${prices.map((price) => (price === null ? 'NULL' : String(price))).join(',')}}`;
+
+/**
+ * Stores a day row's candles in one statement: a new day as it is; a day already stored keeps its prices where
+ * this row has a gap and takes this row's elsewhere (the arrays merged element by element, in the database, so
+ * two writers at once lose nothing).
+ */
+async function storeDayRow(db: Database, row: CandleDayRow): Promise<void> {
+  const merged = (column: string) =>
+    sql.raw(
+      `${column} = (select array_agg(coalesce(fresh, kept) order by slot) ` +
+        `from unnest(stored.${column}, excluded.${column}) with ordinality as merged(kept, fresh, slot))`,
+    );
+  const prices = (list: readonly (string | null)[]) => sql`${priceArrayLiteral(list)}::numeric[]`;
   await db.execute(
-    sql`insert into ${marketCandleDays} (symbol_uuid, day, open, high, low, close)
-        values (${symbolUuid}, ${day}, ${empty}, ${empty}, ${empty}, ${empty}) on conflict do nothing`,
-  );
-  await db.execute(
-    sql`update ${marketCandleDays} set
-          open[${slot}::int] = ${candle.open}::numeric, high[${slot}::int] = ${candle.high}::numeric,
-          low[${slot}::int] = ${candle.low}::numeric, close[${slot}::int] = ${candle.close}::numeric
-        where symbol_uuid = ${symbolUuid} and day = ${day}`,
+    sql`insert into ${marketCandleDays} as stored (symbol_uuid, day, open, high, low, close)
+        values (${row.symbol_uuid}, ${row.day}, ${prices(row.open)}, ${prices(row.high)}, ${prices(row.low)},
+          ${prices(row.close)})
+        on conflict (symbol_uuid, day) do update set
+          ${merged('open')}, ${merged('high')}, ${merged('low')}, ${merged('close')}`,
   );
 }
 
@@ -101,8 +109,17 @@ export class CandleRecorder {
     this.pending = [];
     if (batch.length > 0) {
       this.writing = this.writing.then(async () => {
+        // One statement per symbol and day, however many minutes (a start's warm-up brings hundreds).
+        const bySymbol = new Map<string, Candle[]>();
+        for (const { symbolUuid, candle } of batch) {
+          const list = bySymbol.get(symbolUuid);
+          if (list) list.push(candle);
+          else bySymbol.set(symbolUuid, [candle]);
+        }
         try {
-          for (const { symbolUuid, candle } of batch) await storeCandle(this.db, symbolUuid, candle);
+          for (const [symbolUuid, candles] of bySymbol) {
+            for (const row of candleDayRows(symbolUuid, candles)) await storeDayRow(this.db, row);
+          }
         } catch (error) {
           this.log.warn({ err: error, candles: batch.length }, 'candles: store failed');
         }

@@ -16,6 +16,7 @@ import { preferencesStore } from '../../stores/preferences-store';
 import { GlobalPreferencesPanel } from '../../features/preferences/components/global-preferences-panel';
 import { PushPreferencesPanel } from '../../features/push/components/push-preferences-panel';
 import { PlatformPreferencesPanel } from '../../features/preferences/components/platform-preferences-panel';
+import { WhatIfPanel } from '../../features/what-if/components/what-if-panel';
 import { addToken, forgetPinCode, revokeToken, savePinCode } from '../platform-keys';
 import { tradesStore } from '../../features/trades/trades-store';
 import { chargedTakerRate, DEFAULT_TAKER_RATE } from '../../../shared-core/trade-fees';
@@ -63,10 +64,14 @@ function PlatformCard({ platform }: { platform: Platform }) {
         <TradeTokenStatusChip level={level} />
       </div>
       <div className="platform-card-body">
-        <PlatformPreferencesPanel
-          platform={platform}
-          feeRate={feeRateOf(platform.platform_uuid, trade_by_uuid_dict)}
-        />
+        {/* The settings and, under them, what they would have done (issue 42). */}
+        <div className="platform-column">
+          <PlatformPreferencesPanel
+            platform={platform}
+            feeRate={feeRateOf(platform.platform_uuid, trade_by_uuid_dict)}
+          />
+          <WhatIfPanel platform={platform} />
+        </div>
         <div className="platform-section">
           <h3 className="section-title">{t('pin.title')}</h3>
           <PinCodePanel platformUuid={platform.platform_uuid} onSave={savePinCode} onRemove={forgetPinCode} />

@@ -1,0 +1,71 @@
+// The what-if replay of the settings shown (issue 42): GET /trade_preferences/get_what_if/ with the platform's
+// and the global preferences as they are saved, asked again WHAT_IF_DEBOUNCE_MS after they last changed. While a
+// replay of this trader still runs the server answers 429: the newer question waits a moment and asks again.
+import { useEffect, useState } from 'react';
+import { whatIfAnswer, type WhatIfResult } from '../../../contracts/what-if';
+import { ApiError, apiGet } from '../../lib/api-client';
+import { translateError } from '../../lib/i18n';
+
+export const WHAT_IF_DEBOUNCE_MS = 400;
+const BUSY_RETRY_MS = 1000;
+const BUSY_ATTEMPTS = 10;
+
+/** One question at a time from this page (the server runs one replay per trader): the cards ask in turn. */
+let inTurn: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const turn = inTurn.then(task, task);
+  inTurn = turn.catch(() => undefined);
+  return turn;
+}
+
+export type WhatIfSettings = Readonly<Record<string, number>>;
+
+export interface WhatIfState {
+  result?: WhatIfResult;
+  /** The settings the shown result answers (it stays shown while a newer question runs). */
+  answered?: string;
+  loading: boolean;
+  error?: string;
+}
+
+export function useWhatIf(platformUuid: string, settings: WhatIfSettings | undefined): WhatIfState {
+  const [state, setState] = useState<WhatIfState>({ loading: false });
+  const key = settings ? JSON.stringify(settings) : undefined;
+
+  useEffect(() => {
+    if (!key) return;
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      setState((current) => ({ ...current, loading: true, error: undefined }));
+      void (async () => {
+        for (let attempt = 1; !cancelled; attempt++) {
+          try {
+            const { result } = await oneAtATime(() =>
+              apiGet('trade_preferences/get_what_if/', whatIfAnswer, {
+                platform_uuid: platformUuid,
+                ...(JSON.parse(key) as WhatIfSettings),
+              }),
+            );
+            if (!cancelled) setState({ result, answered: key, loading: false });
+            return;
+          } catch (error) {
+            if (error instanceof ApiError && error.status === 429 && attempt < BUSY_ATTEMPTS) {
+              await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+              continue;
+            }
+            if (!cancelled) {
+              setState((current) => ({ ...current, loading: false, error: translateError(error) }));
+            }
+            return;
+          }
+        }
+      })();
+    }, WHAT_IF_DEBOUNCE_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [platformUuid, key]);
+
+  return state;
+}
