@@ -16,6 +16,7 @@ import { resetSymbolsStore } from '../stores/symbols-store';
 import { resetThemeStore } from '../features/theme/theme-store';
 import { resetPinCodeStore } from '../stores/pin-code-store';
 import { resetTradeTokensStore } from '../stores/trade-tokens-store';
+import { resetWhatIfStore } from '../stores/what-if-store';
 import { resetTradeErrorNotices } from '../features/trades/trade-error-notices';
 import { resetAccountFollow } from '../features/trades/account-follow';
 import { resetTradesStore } from '../features/trades/trades-store';
@@ -45,6 +46,7 @@ const STORE_RESETS: readonly (() => void)[] = [
   resetTradesStore,
   resetTradeErrorNotices,
   resetLayoutStore,
+  resetWhatIfStore,
 ];
 
 export function resetAllStores(): void {

@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { screenshot, setupE2e, signUp } from './harness';
-import { setLook } from './walk-support';
+import { formatFindings, runAxe, setLook } from './walk-support';
 
 const e2e = setupE2e();
 
@@ -51,6 +51,10 @@ test('the what-if panel follows a changed setting with new numbers, in English a
   expect(answers.at(-1)?.take_profit).toBe(5);
   await panel.scrollIntoViewIfNeeded();
   await screenshot(page, 'what-if-dark-en');
+  // The curve is named for a screen reader; axe finds nothing serious on the page with it drawn.
+  expect(await panel.getByRole('img', { name: 'Net PNL after each close, $' }).count()).toBe(1);
+  const darkFindings = await runAxe(page, 'trade_preferences what-if dark en');
+  expect(darkFindings, formatFindings(darkFindings)).toEqual([]);
 
   // Take profit 5 % → 10 %: saved after the debounce, then replayed.
   const takeProfit = card.getByTestId('preference-trade_take_profit_percent');
@@ -78,5 +82,8 @@ test('the what-if panel follows a changed setting with new numbers, in English a
   expect(uaAfter).not.toBe(uaBefore);
   await panel.scrollIntoViewIfNeeded();
   await screenshot(page, 'what-if-light-ua');
+  await expect.poll(() => panel.getByTestId('what-if-curve').locator('svg path').count()).toBeGreaterThan(0);
+  const lightFindings = await runAxe(page, 'trade_preferences what-if light ua');
+  expect(lightFindings, formatFindings(lightFindings)).toEqual([]);
   expect(errors).toEqual([]);
 });

@@ -5,18 +5,11 @@ import { useEffect, useState } from 'react';
 import { whatIfAnswer, type WhatIfResult } from '../../../contracts/what-if';
 import { ApiError, apiGet } from '../../lib/api-client';
 import { translateError } from '../../lib/i18n';
+import { keepWhatIf, oneAtATime } from '../../stores/what-if-store';
 
 export const WHAT_IF_DEBOUNCE_MS = 400;
 const BUSY_RETRY_MS = 1000;
 const BUSY_ATTEMPTS = 10;
-
-/** One question at a time from this page (the server runs one replay per trader): the cards ask in turn. */
-let inTurn: Promise<unknown> = Promise.resolve();
-function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
-  const turn = inTurn.then(task, task);
-  inTurn = turn.catch(() => undefined);
-  return turn;
-}
 
 export type WhatIfSettings = Readonly<Record<string, number>>;
 
@@ -46,6 +39,7 @@ export function useWhatIf(platformUuid: string, settings: WhatIfSettings | undef
                 ...(JSON.parse(key) as WhatIfSettings),
               }),
             );
+            keepWhatIf(platformUuid, result);
             if (!cancelled) setState({ result, answered: key, loading: false });
             return;
           } catch (error) {

@@ -16,6 +16,7 @@ import {
   type OpenTradeFromSignal,
 } from '../trade-from-signal';
 import { useDetailParam } from '../../../lib/use-detail-param';
+import { whatIfStore } from '../../../stores/what-if-store';
 
 /** The query parameter that opens 'Signal Trend Data' (SPEC.md §2). */
 export const SIGNAL_DETAIL_PARAM = 'signal_detail_uuid';
@@ -114,6 +115,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
   const { signal_by_uuid, processing_by_uuid } = useSnapshot(signalsStore);
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
   const { trade_preferences } = useSnapshot(preferencesStore);
+  const { by_platform } = useSnapshot(whatIfStore);
   const signal = signal_by_uuid[signalUuid];
   // The platform whose info this card put in the header bar. A card removed under the pointer (traded,
   // expired) gets no mouseleave, so its going hides the info it showed.
@@ -154,6 +156,11 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
     tokenLevel: token_by_platform_uuid[signal.platform_uuid]?.level,
   });
   const tooltipId = `signal-trade-tooltip-${signalUuid}`;
+  // Issue 42: beside the neuron's hit rate, the share of its trades a replay of the trader's settings won.
+  const replayed = by_platform[signal.platform_uuid]?.by_neuron.find(
+    (tally) => tally.neuron_uuid === signal.neuron?.neuron_uuid,
+  );
+  const replayedWinRate = replayed?.win_rate ?? null;
 
   const openDetail = () => openSignalDetail(signalUuid);
 
@@ -206,10 +213,19 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
           </dd>
         </div>
         <div className="signal-figure">
-          <dt>{t('signal.accuracy')}</dt>
-          <dd className="numeric" data-testid="signal-accuracy">
+          <dt title={t('signal.accuracy_explained')}>{t('signal.accuracy')}</dt>
+          <dd className="numeric" data-testid="signal-accuracy" title={t('signal.accuracy_explained')}>
             {formatFractionAsPercent(signal.signal_accuracy, PERCENT_DECIMALS)} %
           </dd>
+          {replayedWinRate !== null && (
+            <dd
+              className="signal-replayed muted"
+              data-testid="signal-replayed"
+              title={t('signal.replayed_win_rate_title')}
+            >
+              {t('signal.replayed_win_rate', { value: formatFixed(replayedWinRate, 0) })}
+            </dd>
+          )}
         </div>
       </dl>
 

@@ -1,9 +1,12 @@
 import { Link } from 'react-router-dom';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ensureWhatIf } from '../../../stores/what-if-store';
 import { useSnapshot } from 'valtio';
 import { preferencesStore } from '../../../stores/preferences-store';
 import type { OpenTradeFromSignal } from '../trade-from-signal';
 import { useLiveSignals, useSignalsPanelPresence } from '../use-live-signals';
+import { signalsStore } from '../signals-store';
 import { SignalCard } from './signal-card';
 import { SignalFeed } from './signal-feed';
 import './signals.css';
@@ -16,7 +19,15 @@ import './signals.css';
 export function SignalsPanel({ onTrade }: { onTrade: OpenTradeFromSignal }) {
   const { t } = useTranslation();
   const { trade_preferences } = useSnapshot(preferencesStore);
+  const { signal_by_uuid } = useSnapshot(signalsStore);
   const cards = useLiveSignals();
+  // The replayed win rate beside each card's accuracy (issue 42): one replay per platform of the cards shown.
+  const platforms = [...new Set(cards.map((card) => signal_by_uuid[card.signalUuid]?.platform_uuid ?? ''))]
+    .sort()
+    .join(',');
+  useEffect(() => {
+    for (const platformUuid of platforms.split(',').filter(Boolean)) ensureWhatIf(platformUuid);
+  }, [platforms]);
   // The every-page signal toasts stand aside while the cards are on the page.
   useSignalsPanelPresence();
   const autoOpenDelay = trade_preferences?.trade_auto_open_delay ?? 0;

@@ -14,6 +14,8 @@ import { pushSignals, removeSignal, resetSignalsStore, signalsStore } from '../s
 import type { OpenTradeFromSignal } from '../trade-from-signal';
 import { useSignalTimers } from '../use-signal-timers';
 import { neuronChipText } from './signal-card';
+import { keepWhatIf, resetWhatIfStore } from '../../../stores/what-if-store';
+import type { WhatIfResult } from '../../../../contracts/what-if';
 import { SignalInfoBar } from './signal-info-bar';
 import { SignalsPanel } from './signals-panel';
 
@@ -29,6 +31,7 @@ beforeEach(() => {
   resetSignalInfoStore();
   resetPreferencesStore();
   resetTradeTokensStore();
+  resetWhatIfStore();
   openTradeFromSignal.mockClear();
   vi.useFakeTimers({ now: 1_000_000 });
 });
@@ -98,6 +101,35 @@ describe('signal card', () => {
     expect(within(card).getByTestId('signal-accuracy')).toHaveTextContent('67.89 %');
     expect(within(card).getByTestId('signal-trend')).toHaveTextContent('BULL');
     expect(within(card).getByTestId('signal-neuron')).toHaveTextContent('momentum-5m');
+  });
+
+  test('the accuracy says what it measures; beside it, the neuron’s win rate replayed with the trader’s settings (issue 42)', async () => {
+    pushSignals(byUuid(makeSignal({})));
+    renderSession();
+    const card = screen.getByTestId('signal-card');
+    expect(within(card).getByTestId('signal-accuracy')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/^The neuron's hit rate on this symbol: .* It is not the share of trades won/),
+    );
+    // No replay known for the platform: no figure.
+    expect(within(card).queryByTestId('signal-replayed')).toBeNull();
+    const tally = (neuron_uuid: string, win_rate: string) => ({
+      neuron_uuid,
+      neuron_tag_name: 'n',
+      trades: 10,
+      won: 5,
+      lost: 5,
+      win_rate,
+      pnl_net: '0',
+    });
+    await act(async () => {
+      keepWhatIf(PLATFORM_UUID, {
+        by_neuron: [tally('00000000-0000-4000-8000-0000000000ff', '90.00'), tally(NEURON_UUID, '53.40')],
+      } as unknown as WhatIfResult);
+    });
+    expect(within(card).getByTestId('signal-replayed')).toHaveTextContent(
+      '53 % of trades won with your settings',
+    );
   });
 
   test('trend labels BEAR and FLET; without a neuron no neuron chip', () => {

@@ -11,9 +11,11 @@ export function WhatIfCurve({ equity, label }: { equity: WhatIfResult['equity'];
   const last = equity[equity.length - 1];
   const colour = last && Number(last.pnl_net) < 0 ? colours.red : colours.green;
   return (
-    <div className="what-if-curve" role="img" aria-label={label} data-testid="what-if-curve">
+    <div className="what-if-curve" data-testid="what-if-curve">
       <ResponsiveLine
         data={data}
+        role="img"
+        ariaLabel={label}
         theme={theme}
         colors={[colour]}
         margin={{ top: 6, right: 6, bottom: 6, left: 44 }}
