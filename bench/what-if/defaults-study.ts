@@ -5,7 +5,7 @@
 // code) runs every candidate of the grid on the FIRST period (fitting) and the best few, and the current defaults,
 // on the SECOND (checking). Margin and leverage stay as they are (they scale the money, not the rules).
 // Prints a table per period, sorted by net PNL after fees.
-//   npx tsx bench/what-if/defaults-study.ts [--seed 7] [--days 30]
+//   npx tsx bench/what-if/defaults-study.ts [--seed 7] [--days 30] [--wide]
 import { generateHistory, SYMBOLS } from '../../paper-exchange/src/index';
 import { compareDecimals, initTradeCore } from '../../shared-core/trade-core-node';
 import { DEFAULT_TAKER_RATE } from '../../shared-core/trade-fees';
@@ -146,11 +146,13 @@ const current: Candidate = {
   minimal_accuracy: DEFAULT_TRADE_PREFERENCES.minimal_accuracy,
 };
 // SPEC.md §5's ranges: stop loss 5–100, take profit 2–100, trailing 2–100 (steps of 0.5), accuracy 60–100.
+// --wide looks past the first grid's edge (its best had the largest take profit and trailing stop).
+const wide = args.includes('--wide');
 const grid: Candidate[] = [];
-for (const sl of [5, 10, 15, 20])
-  for (const tp of [3, 5, 8, 12, 20])
-    for (const tr of [2, 3, 5, 8])
-      for (const acc of [60, 65, 70])
+for (const sl of wide ? [10] : [5, 10, 15, 20])
+  for (const tp of wide ? [12, 20, 30, 40] : [3, 5, 8, 12, 20])
+    for (const tr of wide ? [5, 8, 12, 16] : [2, 3, 5, 8])
+      for (const acc of wide ? [60] : [60, 65, 70])
         grid.push({
           trade_stop_loss_percent: sl,
           trade_take_profit_percent: tp,
