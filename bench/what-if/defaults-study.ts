@@ -20,7 +20,7 @@ import {
   type WhatIfDay,
   type WhatIfSymbol,
 } from '../../server/src/engine/what-if';
-import type { ReplaySettings } from '../../server/src/engine/trade-replay';
+import { EXCHANGE_ORDER_FILTERS, type ReplaySettings } from '../../server/src/engine/trade-replay';
 import {
   DEFAULT_PLATFORM_PREFERENCES,
   DEFAULT_TRADE_PREFERENCES,
@@ -47,9 +47,6 @@ const symbols: WhatIfSymbol[] = SYMBOLS.map((spec, index) => ({
   symbol_price_precision: spec.pricePrecision,
   symbol_quantity_precision: spec.quantityPrecision,
 }));
-const orderFilters = Object.fromEntries(
-  SYMBOLS.map((spec) => [spec.symbol, { minQty: spec.minQty, minNotional: spec.minNotional }]),
-);
 
 // The engine over the whole history; the days in the replay's form.
 const engine = new SignalEngine();
@@ -128,7 +125,7 @@ function replay(candidate: Candidate, range: { fromMs: number; toMs: number }) {
     neurons: {},
     days: dayList.filter((day) => day.start + DAY_MS > range.fromMs && day.start < range.toMs),
     settings,
-    orderFilters,
+    orderFilters: EXCHANGE_ORDER_FILTERS,
   });
   return result.total;
 }

@@ -4,7 +4,7 @@
 // consumers — the house replay (house-replay.ts) and the statistics replay (statistics-replay.ts) — and the
 // signals, the house trades and the statistics are stored in one transaction. Logged: progress, and the time
 // of each part and of the whole (`backfill: done … ms`).
-import { generateHistory, SYMBOLS } from '../../../paper-exchange/src/index';
+import { generateHistory } from '../../../paper-exchange/src/index';
 import type { Database } from '../db';
 import type { HouseAccount } from '../services/house';
 import { replaySettingsOf } from './replay-settings';
@@ -12,6 +12,7 @@ import { backfill, needsBackfill } from './backfill';
 import { HouseReplay } from './house-replay';
 import { followingPlatforms, symbolsByPair } from './signal-store';
 import { StatisticsReplay } from './statistics-replay';
+import { EXCHANGE_ORDER_FILTERS } from './trade-replay';
 
 const DAY_MS = 86_400_000;
 
@@ -58,9 +59,7 @@ export async function backfillFirstStart(options: FirstStartOptions): Promise<Fi
     // The house's settings and fee rate, as a trader's what-if replay of them reads them (one truth).
     settings: await replaySettingsOf(db, house.user_uuid, house.platform),
     // The paper exchange's own filters (its exchangeInfo), so the replay refuses what it would refuse.
-    orderFilters: new Map(
-      SYMBOLS.map((spec) => [spec.symbol, { minQty: spec.minQty, minNotional: spec.minNotional }]),
-    ),
+    orderFilters: EXCHANGE_ORDER_FILTERS,
   });
   const statistics = new StatisticsReplay(houseReplay);
   const result = await backfill({

@@ -78,7 +78,7 @@ function runScript() {
     platformUuid: PLATFORM,
     symbolMap: new Map([['SOLUSDT', SOL]]),
     settings: MONITOR_SETTINGS,
-    orderFilters: new Map([['SOLUSDT', { minQty: '0.01', minNotional: '5' }]]),
+    orderFilters: { SOLUSDT: { minQty: '0.01', minNotional: '5' } },
   });
   const statistics = new StatisticsReplay(house);
   SCRIPT.forEach(([low, high, close, signals], index) => {
@@ -255,7 +255,7 @@ describe('house replay (scripted)', () => {
       symbolMap: new Map([['SOLUSDT', SOL]]),
       settings: MONITOR_SETTINGS,
       // 0.99 × 101 is below a 101 USDT minimum notional.
-      orderFilters: new Map([['SOLUSDT', { minQty: '0.01', minNotional: '101' }]]),
+      orderFilters: { SOLUSDT: { minQty: '0.01', minNotional: '101' } },
     });
     const candle: Candle = {
       openTime: START - MINUTE,

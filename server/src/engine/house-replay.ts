@@ -27,7 +27,7 @@ export interface HouseReplayOptions {
   /** The house's settings (the defaults; replaySettingsOf). */
   settings: ReplaySettings;
   /** The exchange's order filters by symbol (exchangeInfo LOT_SIZE minQty, MIN_NOTIONAL notional). */
-  orderFilters?: ReadonlyMap<string, OrderFilter>;
+  orderFilters?: Readonly<Record<string, OrderFilter>>;
 }
 
 /** The trade uuid of a replayed trade on a signal: name-based, so a replay is reproducible. */

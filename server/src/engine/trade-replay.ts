@@ -35,6 +35,8 @@ import {
   type PlatformPreferences,
   type SignalDirection,
 } from '../../../contracts';
+// The symbols' table alone: the worker thread loads this module, not the exchange's server.
+import { SYMBOLS } from '../../../paper-exchange/src/market/symbols';
 import type { NewTradeRow } from '../db/schema-trades';
 import {
   compareDecimals,
@@ -124,6 +126,15 @@ export interface OrderFilter {
   minNotional: string;
 }
 
+/**
+ * The exchange's minimum quantity and notional by symbol, as every replay applies them: the paper exchange's
+ * exchangeInfo filters, which copy Binance's for the symbols it lists (a symbol it does not list is replayed
+ * without them).
+ */
+export const EXCHANGE_ORDER_FILTERS: Readonly<Record<string, OrderFilter>> = Object.fromEntries(
+  SYMBOLS.map((spec) => [spec.symbol, { minQty: spec.minQty, minNotional: spec.minNotional }]),
+);
+
 export interface TradeReplayOptions {
   userUuid: string;
   platformUuid: string;
@@ -131,7 +142,7 @@ export interface TradeReplayOptions {
   symbolMap: ReadonlyMap<string, ReplaySymbol>;
   settings: ReplaySettings;
   /** The exchange's order filters by symbol (exchangeInfo LOT_SIZE minQty, MIN_NOTIONAL notional). */
-  orderFilters?: ReadonlyMap<string, OrderFilter>;
+  orderFilters?: Readonly<Record<string, OrderFilter>>;
   /** The trade uuid of the trade opened on a signal (name-based where rows are stored). */
   tradeUuidOf: (signalUuid: string) => string;
 }
@@ -196,9 +207,9 @@ export class TradeReplay {
     return [...this.open.values()];
   }
 
-  /** Whether `pair` has an open trade (the caller only needs its candle then). */
-  holds(pair: string): boolean {
-    return this.open.has(pair);
+  /** How many trades are open. */
+  get openCount(): number {
+    return this.open.size;
   }
 
   /** Symbols with an open trade. */
@@ -317,7 +328,7 @@ export class TradeReplay {
       quantityPrecision: symbol.symbol_quantity_precision,
     });
     // The exchange refuses a quantity of 0 (-4003), below its minimum, or a notional below its minimum (-4164).
-    const filter = this.options.orderFilters?.get(signal.symbol);
+    const filter = this.options.orderFilters?.[signal.symbol];
     if (
       compareDecimals(quantity, 0) <= 0 ||
       (filter &&

@@ -118,34 +118,49 @@ export class WhatIfStore {
     }
   }
 
-  /** The day's candles: read once when final, else again when their count changed. */
-  private async candleDay(start: number, final: boolean): Promise<Cached<CandleDay>> {
-    const known = this.candleDays.get(start);
+  /**
+   * A day's data from `cache` under `key`: kept for good once the day is final; before that read again when the
+   * count in the database (`countNow`) is not the one it was read with (`countOf` of what was read).
+   */
+  private async keptDay<K, T>(
+    cache: Map<K, Promise<Cached<T>>>,
+    key: K,
+    final: boolean,
+    countNow: () => Promise<string>,
+    read: () => Promise<T>,
+    countOf: (value: T) => number,
+  ): Promise<Cached<T>> {
+    const cached = await cache.get(key)?.catch(() => undefined);
+    if (cached?.version === '') return cached;
+    if (cached && (await countNow()) === cached.version) {
+      if (final) cache.set(key, Promise.resolve({ ...cached, version: '' }));
+      return cached;
+    }
+    const reading = read().then((value) => ({ value, version: final ? '' : String(countOf(value)) }));
+    cache.set(key, reading);
+    reading.catch(() => cache.delete(key));
+    return reading;
+  }
+
+  /** The day's candles. */
+  private candleDay(start: number, final: boolean): Promise<Cached<CandleDay>> {
     const onDay = eq(marketCandleDays.day, new Date(start));
-    if (known) {
-      const cached = await known.catch(() => undefined);
-      if (cached && cached.version === '') return cached;
-      if (cached) {
+    return this.keptDay(
+      this.candleDays,
+      start,
+      final,
+      async () => {
         const [row] = await this.db
           .select({
             value: sql<string>`coalesce(sum(cardinality(array_remove(${marketCandleDays.close}, null))), 0)`,
           })
           .from(marketCandleDays)
           .where(onDay);
-        const version = String(row?.value ?? 0);
-        if (version === cached.version) {
-          if (final) this.candleDays.set(start, Promise.resolve({ ...cached, version: '' }));
-          return cached;
-        }
-      }
-    }
-    const reading = this.readCandleDay(onDay).then((value) => ({
-      value,
-      version: final ? '' : String(value.count),
-    }));
-    this.candleDays.set(start, reading);
-    reading.catch(() => this.candleDays.delete(start));
-    return reading;
+        return String(row?.value ?? 0);
+      },
+      () => this.readCandleDay(onDay),
+      (day) => day.count,
+    );
   }
 
   private async readCandleDay(onDay: ReturnType<typeof eq>): Promise<CandleDay> {
@@ -190,37 +205,24 @@ export class WhatIfStore {
     return { bySymbol, count: stored };
   }
 
-  /** The platform's signals of the day, in the replay's order; read again while the day is not final. */
-  private async signalDay(
-    platformUuid: string,
-    start: number,
-    final: boolean,
-  ): Promise<Cached<StoredSignal[]>> {
-    const key = `${platformUuid}|${start}`;
+  /** The platform's signals of the day, in the replay's order. */
+  private signalDay(platformUuid: string, start: number, final: boolean): Promise<Cached<StoredSignal[]>> {
     const range = and(
       eq(signals.platform_uuid, platformUuid),
       gte(signals.created_at, new Date(start)),
       lt(signals.created_at, new Date(start + DAY_MS)),
     );
-    const known = this.signalDays.get(key);
-    if (known) {
-      const cached = await known.catch(() => undefined);
-      if (cached && cached.version === '') return cached;
-      if (cached) {
+    return this.keptDay(
+      this.signalDays,
+      `${platformUuid}|${start}`,
+      final,
+      async () => {
         const [row] = await this.db.select({ value: count() }).from(signals).where(range);
-        if (String(row?.value ?? 0) === cached.version) {
-          if (final) this.signalDays.set(key, Promise.resolve({ ...cached, version: '' }));
-          return cached;
-        }
-      }
-    }
-    const reading = this.readSignalDay(range).then((value) => ({
-      value,
-      version: final ? '' : String(value.length),
-    }));
-    this.signalDays.set(key, reading);
-    reading.catch(() => this.signalDays.delete(key));
-    return reading;
+        return String(row?.value ?? 0);
+      },
+      () => this.readSignalDay(range),
+      (list) => list.length,
+    );
   }
 
   private async readSignalDay(range: ReturnType<typeof and>): Promise<StoredSignal[]> {

@@ -24,6 +24,7 @@ import { loadMasterKey, SecretBox } from '../services/secret-box';
 import { MINUTE_MS } from './candles';
 import { MarketFeed, type CandleEvent } from './market-feed';
 import { replaySettingsOf } from './replay-settings';
+import { EXCHANGE_ORDER_FILTERS } from './trade-replay';
 import { replayWhatIf } from './what-if';
 import { WhatIfStore } from './what-if-data';
 import { findPlatform } from '../services/platforms';
@@ -155,9 +156,7 @@ describe('the what-if replay of a live range', () => {
       neurons: data.neurons,
       days: data.days,
       settings,
-      orderFilters: Object.fromEntries(
-        SYMBOLS.map((spec) => [spec.symbol, { minQty: spec.minQty, minNotional: spec.minNotional }]),
-      ),
+      orderFilters: EXCHANGE_ORDER_FILTERS,
     });
     const replayed = new Map(
       replay.trades

@@ -22,7 +22,13 @@ import {
   sumDecimals,
 } from '../../../shared-core/trade-core-node';
 import { MINUTE_MS } from './candles';
-import { TradeReplay, type ReplayedTrade, type ReplaySettings, type ReplaySignal } from './trade-replay';
+import {
+  TradeReplay,
+  type OrderFilter,
+  type ReplayedTrade,
+  type ReplaySettings,
+  type ReplaySignal,
+} from './trade-replay';
 
 export const DAY_MS = 86_400_000;
 export const MINUTES_PER_DAY = 1440;
@@ -76,7 +82,7 @@ export interface WhatIfInput {
   days: WhatIfDay[];
   settings: ReplaySettings;
   /** Order filters by pair (the exchange's minimums), where known. */
-  orderFilters?: Record<string, { minQty: string; minNotional: string }>;
+  orderFilters?: Readonly<Record<string, OrderFilter>>;
 }
 
 /** The decimal text of a scaled integer (9700010 at scale 2 → "97000.10"). */
@@ -117,7 +123,7 @@ export function replayWhatIf(input: WhatIfInput): {
     platformUuid: input.platformUuid,
     symbolMap,
     settings,
-    orderFilters: input.orderFilters && new Map(Object.entries(input.orderFilters)),
+    orderFilters: input.orderFilters,
     tradeUuidOf: (signalUuid) => signalUuid,
   });
   const dayAt = new Map(days.map((day) => [day.start, day]));
@@ -136,7 +142,7 @@ export function replayWhatIf(input: WhatIfInput): {
   let minute = input.fromMs;
   while (minute < input.toMs) {
     // Nothing open: nothing moves until the next signal's minute.
-    if (!replay.openTrades.length) {
+    if (replay.openCount === 0) {
       const signal = signals[next];
       if (!signal) break;
       minute = Math.max(minute, signal.t - MINUTE_MS);

@@ -19,15 +19,23 @@ import { PlatformPreferencesPanel } from '../../features/preferences/components/
 import { WhatIfPanel } from '../../features/what-if/components/what-if-panel';
 import { addToken, forgetPinCode, revokeToken, savePinCode } from '../platform-keys';
 import { tradesStore } from '../../features/trades/trades-store';
+import { whatIfStore } from '../../stores/what-if-store';
 import { chargedTakerRate, DEFAULT_TAKER_RATE } from '../../../shared-core/trade-fees';
 import type { Trade } from '../../../contracts';
 import '../../features/preferences/components/preferences.css';
 
 /**
- * The fee rate of the platform's estimates (issue 36): the taker rate the exchange charged the trader's newest
- * open trade there, else Binance's base rate (shared-core/trade-fees.ts DEFAULT_TAKER_RATE).
+ * The fee rate of the platform's estimates (issue 36), one source with the what-if replay (issue 42): the rate the
+ * server's replay took (the exchange's charge on the trader's newest trade there with a known commission, open or
+ * closed: engine/replay-settings.ts) once its answer is here; before, the newest open trade's charged rate, else
+ * Binance's base rate (shared-core/trade-fees.ts DEFAULT_TAKER_RATE).
  */
-function feeRateOf(platformUuid: string, trades: Readonly<Record<string, Trade>>): string {
+function feeRateOf(
+  platformUuid: string,
+  trades: Readonly<Record<string, Trade>>,
+  replayedRate: string | undefined,
+): string {
+  if (replayedRate) return replayedRate;
   const newest = Object.values(trades)
     .filter((trade) => trade.platform_uuid === platformUuid)
     .sort((a, b) => b.trade_create_timestamp.localeCompare(a.trade_create_timestamp))
@@ -41,6 +49,7 @@ function PlatformCard({ platform }: { platform: Platform }) {
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
   const { trade_preferences } = useSnapshot(preferencesStore);
   const { trade_by_uuid_dict } = useSnapshot(tradesStore);
+  const { by_platform } = useSnapshot(whatIfStore);
   const level = token_by_platform_uuid[platform.platform_uuid]?.level ?? TradeTokenLevel.NO_TRADE_TOKEN;
   // Server mode, and client mode on an exchange that refuses browsers, reach the exchange from our server.
   const relayed =
@@ -68,7 +77,11 @@ function PlatformCard({ platform }: { platform: Platform }) {
         <div className="platform-column">
           <PlatformPreferencesPanel
             platform={platform}
-            feeRate={feeRateOf(platform.platform_uuid, trade_by_uuid_dict)}
+            feeRate={feeRateOf(
+              platform.platform_uuid,
+              trade_by_uuid_dict,
+              by_platform[platform.platform_uuid]?.settings.taker_rate,
+            )}
           />
           <WhatIfPanel platform={platform} />
         </div>

@@ -12,6 +12,7 @@ import { DEFAULT_TAKER_RATE } from '../../../../shared-core/trade-fees';
 import { marketCandleDays } from '../../db/schema-signals';
 import { trades, type TradeRow } from '../../db/schema-trades';
 import { backfillFirstStart } from '../../engine/house-backfill';
+import { EXCHANGE_ORDER_FILTERS } from '../../engine/trade-replay';
 import { replayWhatIf } from '../../engine/what-if';
 import { WhatIfStore } from '../../engine/what-if-data';
 import { ensureHouseAccount, type HouseAccount } from '../../services/house';
@@ -103,9 +104,7 @@ describe('the what-if replay of a backfilled range', () => {
       neurons: data.neurons,
       days: data.days,
       settings,
-      orderFilters: Object.fromEntries(
-        SYMBOLS.map((spec) => [spec.symbol, { minQty: spec.minQty, minNotional: spec.minNotional }]),
-      ),
+      orderFilters: EXCHANGE_ORDER_FILTERS,
     });
     const replayed = replay.trades.map((trade) => compared(trade.row as Partial<TradeRow>));
     const order = (list: ReturnType<typeof compared>[]) =>
@@ -175,7 +174,7 @@ describe('the what-if replay of a backfilled range', () => {
     const limited = whatIfAnswer.parse(
       (await askWhatIf(trader.headers, { trade_max_open_trades: 1 })).json(),
     ).result;
-    expect(limited.total.open + 0).toBeLessThanOrEqual(1);
+    expect(limited.total.open).toBeLessThanOrEqual(1);
     expect(limited.skipped.max_open_trades).toBeGreaterThan(0);
     expect(limited.total.trades).toBeLessThan(base.total.trades);
 

@@ -16,8 +16,7 @@ import {
   type WhatIfQuery,
   type WhatIfResult,
 } from '../../../../contracts';
-import { SYMBOLS } from '../../../../paper-exchange/src/index';
-import type { ReplaySettings } from '../../engine/trade-replay';
+import { EXCHANGE_ORDER_FILTERS, type ReplaySettings } from '../../engine/trade-replay';
 import type { WhatIfInput } from '../../engine/what-if';
 import { WhatIfStore } from '../../engine/what-if-data';
 import { HttpError } from '../../http-error';
@@ -35,14 +34,6 @@ export const WHAT_IF_WAITING = 32;
 const ANSWER_TTL_MS = 10 * 60_000;
 export const WHAT_IF_RUNNING = 'Your replay is still running: try again when it is done';
 export const WHAT_IF_BUSY = 'The server is busy with replays: try again in a few seconds';
-
-/**
- * The exchange's minimum quantity and notional by symbol: the paper exchange's exchangeInfo filters, which copy
- * Binance's for the symbols it lists (a symbol it does not list is replayed without them).
- */
-const ORDER_FILTERS = Object.fromEntries(
-  SYMBOLS.map((spec) => [spec.symbol, { minQty: spec.minQty, minNotional: spec.minNotional }]),
-);
 
 /** The saved settings with the query's fields in place. */
 function withQuery(saved: ReplaySettings, query: WhatIfQuery): ReplaySettings {
@@ -125,7 +116,7 @@ export const whatIfRoutes: FastifyPluginAsyncZod = async (app) => {
           neurons: data.neurons,
           days: data.days,
           settings,
-          orderFilters: ORDER_FILTERS,
+          orderFilters: EXCHANGE_ORDER_FILTERS,
         });
         answers.set(key, result);
         return { result };
