@@ -49,3 +49,37 @@ export type StatisticTradeItem = z.infer<typeof statisticTradeItem>;
 export const statisticTradeByMonthAnswer = resultOf(
   z.object({ statistic_trade_by_month_list: z.array(statisticTradeItem) }),
 );
+
+/** The settings a house trade was opened with (as its trade row stores them). */
+export const houseTradeSettings = z
+  .object({
+    trade_margin: z.number(),
+    trade_leverage: z.number().int(),
+    trade_stop_loss_percent: z.number(),
+    trade_take_profit_percent: z.number(),
+    trade_treiling_stop_percent: z.number(),
+  })
+  .meta({ id: 'HouseTradeSettings' });
+export type HouseTradeSettings = z.infer<typeof houseTradeSettings>;
+
+/**
+ * GET /public/get_house_record/: on what terms the public record is made (issue 42). The house trades with the
+ * new-trader defaults, so a change of the defaults changes the record from the day it is deployed; this says
+ * from which day the house's trades carry today's settings and booked fees. Days are UTC, YYYY-MM-DD.
+ */
+export const houseRecord = z
+  .object({
+    /** The house's settings today (the defaults); null without a house (EXCHANGE_URL names a real exchange). */
+    house_settings: houseTradeSettings
+      .extend({ minimal_accuracy: z.number(), trade_exits_on_exchange: z.boolean() })
+      .nullable(),
+    /** The day of the first house trade opened with today's settings since the last opened with others. */
+    settings_since: z.string().nullable(),
+    /** The settings of the newest house trade opened with others; null when every trade had today's. */
+    previous_settings: houseTradeSettings.nullable(),
+    /** The day of the first house trade with a booked fee since the last without one; null: none yet. */
+    fees_since: z.string().nullable(),
+  })
+  .meta({ id: 'HouseRecord' });
+export type HouseRecord = z.infer<typeof houseRecord>;
+export const houseRecordAnswer = resultOf(houseRecord);

@@ -185,8 +185,8 @@ test('with no page open the exchange closes at the take profit, the trailing sto
   await page.goto('about:blank');
   const tpTrade = trades.get(tp)!;
   await pin(tp.symbol.symbol_pair, at(tp, tpTrade.trade_take_profit_percent + 1));
-  // ROE 4 %: past the trailing stop's activation (3 %), short of the take profit (5 %); then ROE 0.5 %, a fall
-  // of 0.35 % of the price from its best, past the 0.3 % callback (3 % at 10×).
+  // One ROE point past the trailing stop's activation (the defaults' 8 %: ROE 9 %), short of the take profit
+  // (30 %); then ROE 0.5 %, a fall of 0.85 % of the price from its best, past the 0.8 % callback (8 % at 10×).
   const trailingTrade = trades.get(trailing)!;
   await pin(trailing.symbol.symbol_pair, at(trailing, trailingTrade.trade_treiling_stop_percent + 1));
   await pin(trailing.symbol.symbol_pair, at(trailing, 0.5));

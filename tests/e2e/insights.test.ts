@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { screenshot, setupE2e, signUp } from './harness';
+import { setLook } from './walk-support';
 
 const e2e = setupE2e();
 
@@ -42,6 +43,33 @@ test('dashboard and analysis show the backfilled track record; a date change red
   await expect.poll(() => page.getByTestId('statistics-now-summary').innerText()).toContain('Total ROE:');
   const yesterday = await page.getByTestId('statistics-yesterday').innerText();
   expect(yesterday).toMatch(/Total Count:\s*\d+/);
+  // Issue 42: how the house trades. A first start's backfill trades every day with today's defaults and books
+  // fees, so both days are the record's first, which the house's terms read from its own trades.
+  const house = (await (await fetch(`${e2e.app.baseUrl}/api/public/get_house_record/`)).json()) as {
+    result: { settings_since: string; fees_since: string; previous_settings: unknown };
+  };
+  expect(house.result.previous_settings).toBeNull();
+  expect(house.result.fees_since).toBe(house.result.settings_since);
+  const terms = page.getByTestId('house-terms');
+  await expect
+    .poll(() => terms.innerText(), { timeout: 30_000 })
+    .toContain(
+      'with the new-trader defaults: margin 10 $ at ×10, stop loss 10 %, take profit 30 %, trailing stop 8 % (of the margin)',
+    );
+  expect(await terms.innerText()).toContain(
+    `Its trades carry these settings from the start of the record (${house.result.settings_since}, UTC).`,
+  );
+  expect(await terms.innerText()).toContain(
+    `Its trades book the exchange's fees from ${house.result.fees_since} (UTC)`,
+  );
+  await terms.scrollIntoViewIfNeeded();
+  await screenshot(page, 'insights-house-terms-dark-en');
+  await setLook(page, 'ua', 'light');
+  await expect.poll(() => terms.innerText()).toContain('з налаштуваннями нового трейдера за замовчуванням');
+  await terms.scrollIntoViewIfNeeded();
+  await screenshot(page, 'insights-house-terms-light-ua');
+  await setLook(page, 'en', 'dark');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(500);
   await screenshot(page, 'insights-dashboard-dark-en');
   await page.getByTestId('theme-toggle').click();

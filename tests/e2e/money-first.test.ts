@@ -133,7 +133,12 @@ test('a paper account’s secret is shown once; the fee flag; Close after a relo
     for (let i = 0; i < times; i += 1)
       await item.getByRole('button', { name: new RegExp(`^${direction}`) }).click();
   };
-  await step('trade_take_profit_percent', 'Decrease', 6)();
+  // Typed, not stepped: the default take profit (30 %) is far from 2 %.
+  const takeProfit = card.getByRole('spinbutton', { name: 'Take profit, %' });
+  const before = await takeProfit.inputValue();
+  await takeProfit.fill('2');
+  await takeProfit.press('Enter');
+  expect(await takeProfit.inputValue()).toBe('2.0');
   expect(await card.getByTestId('fee-flag').count()).toBe(0);
   await step('trade_leverage', 'Increase', 10)();
   const flag = card.getByTestId('fee-flag');
@@ -143,7 +148,8 @@ test('a paper account’s secret is shown once; the fee flag; Close after a relo
     "At ×20 the round trip's fees (0.050 % a side) take 2.00 % ROE: this take profit would close at a loss",
   );
   await step('trade_leverage', 'Decrease', 10)();
-  await step('trade_take_profit_percent', 'Increase', 6)();
+  await takeProfit.fill(before);
+  await takeProfit.press('Enter');
   expect(await flag.count()).toBe(0);
 
   // Close after a reload: the PIN is gone with the page; Close asks for it, then closes.

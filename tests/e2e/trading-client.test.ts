@@ -243,7 +243,7 @@ test('trailing stop: up past the activation, back down to the level, TS closes i
   await holdPrice(signal);
   const trade = await openFromSignal(page, s.socket, signal);
   const row = tradeRow(page, trade.trade_uuid);
-  // ROE 4 %: above the trailing 3 % (the level rises to about 1 %), below the take profit's 5 %.
+  // One point past the trailing stop's activation (the level rises to about 1 %), below the take profit.
   const activation = trade.trade_treiling_stop_percent + 1;
   expect(activation).toBeLessThan(trade.trade_take_profit_percent);
   await pin(pair, priceAtRoe(trade, activation, precision));

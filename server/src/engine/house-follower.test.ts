@@ -17,6 +17,7 @@ import {
   type HouseAccount,
 } from '../services/house';
 import { PAPER_PLATFORM_UUID } from '../services/platforms';
+import { DEFAULT_PLATFORM_PREFERENCES } from '../services/preferences';
 import {
   createTestApp,
   insertTestSignal,
@@ -198,9 +199,9 @@ describe('house follower', () => {
       trade_margin: '10',
       trade_leverage: 10,
       trade_quantity: '0.033',
-      trade_stop_loss_percent: 10,
-      trade_take_profit_percent: 5,
-      trade_treiling_stop_percent: 3,
+      trade_stop_loss_percent: DEFAULT_PLATFORM_PREFERENCES.trade_stop_loss_percent,
+      trade_take_profit_percent: DEFAULT_PLATFORM_PREFERENCES.trade_take_profit_percent,
+      trade_treiling_stop_percent: DEFAULT_PLATFORM_PREFERENCES.trade_treiling_stop_percent,
     });
     expect(trade!.trade_stop_order_id).not.toBeNull();
     expect(await positionOf('ETHUSDT')).toBe(0.033);
@@ -218,7 +219,8 @@ describe('house follower', () => {
     expect(await houseTrades(trade!.symbol_uuid)).toHaveLength(1);
     expect(await positionOf('ETHUSDT')).toBe(0.033);
 
-    // ROE ≥ 5 %: the monitor flags TAKE_PROFIT and the house closes at once with that status.
+    // Past the take profit (ROE ≥ the default's, half a point more): the monitor flags TAKE_PROFIT and the house
+    // closes at once with that status.
     const target = priceAtRoe(
       {
         trade_direction: 'BUY',
@@ -226,7 +228,7 @@ describe('house follower', () => {
         trade_quantity: trade!.trade_quantity!,
         trade_leverage: 10,
       },
-      '5.5',
+      String(DEFAULT_PLATFORM_PREFERENCES.trade_take_profit_percent + 0.5),
       2,
     );
     exchange.admin.setPrice('ETHUSDT', target);

@@ -10,7 +10,6 @@ import { statisticTradeDays, statisticTradePoints } from '../db/schema-statistic
 import { trades } from '../db/schema-trades';
 import { initTradeCore } from '../../../shared-core/trade-core-node';
 import { ensureHouseUser, HOUSE_USER_UUID } from '../services/house';
-import { DEFAULT_PLATFORM_PREFERENCES } from '../services/preferences';
 import { SecretBox } from '../services/secret-box';
 import { pnlAndRoe } from '../services/trade-math';
 import { backfill } from './backfill';
@@ -25,9 +24,20 @@ import { DEFAULT_TAKER_RATE } from '../../../shared-core/trade-fees';
 
 beforeAll(() => initTradeCore());
 
-/** The defaults with the exits held by Signaldesk's monitor (trade-replay.test.ts covers the exchange's). */
+const HAND_CHECKED = {
+  trade_margin: 10,
+  trade_leverage: 10,
+  trade_stop_loss_percent: 10,
+  trade_take_profit_percent: 5,
+  trade_treiling_stop_percent: 3,
+};
+
+/**
+ * Margin 10, 10×, stop loss 10 %, take profit 5 %, trailing 3 % (pinned: the cases below are checked by hand with
+ * them), the exits held by Signaldesk's monitor (trade-replay.test.ts covers the exchange's).
+ */
 const MONITOR_SETTINGS: ReplaySettings = {
-  preferences: DEFAULT_PLATFORM_PREFERENCES,
+  preferences: HAND_CHECKED,
   minimalAccuracy: 60,
   exitsOnExchange: false,
   maxOpenTrades: 0,

@@ -13,12 +13,17 @@ import type { Database } from '../db';
 import { platformPreferences, tradePreferences } from '../db/schema';
 import { forgetClientModeKeys } from './followed-accounts';
 
+/**
+ * The new-trader defaults, chosen with the what-if replay on one month of the paper market and checked on the
+ * next (docs/server.md "New-trader defaults, chosen with the replay"). The house trades with them, so a change
+ * here changes the public record from the day it is deployed (the dashboard says from which day).
+ */
 export const DEFAULT_PLATFORM_PREFERENCES: PlatformPreferences = {
   trade_margin: 10,
   trade_leverage: 10,
   trade_stop_loss_percent: 10,
-  trade_take_profit_percent: 5,
-  trade_treiling_stop_percent: 3,
+  trade_take_profit_percent: 30,
+  trade_treiling_stop_percent: 8,
 };
 
 export const DEFAULT_TRADE_PREFERENCES: TradePreferences = {

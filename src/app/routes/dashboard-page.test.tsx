@@ -1,9 +1,10 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { StatisticTradeItem, StatisticTradePoint } from '../../../contracts';
+import type { HouseRecord, StatisticTradeItem, StatisticTradePoint } from '../../../contracts';
 import { initTestI18n } from '../../testing/i18n-test';
 import { loadTradeCoreForTests } from '../../testing/load-trade-core';
+import { getHouseRecord } from '../../features/statistics/api/get-house-record';
 import { getStatisticTradeByDay } from '../../features/statistics/api/get-statistic-trade-by-day';
 import { getStatisticTradeByMonth } from '../../features/statistics/api/get-statistic-trade-by-month';
 import { STATISTICS_REFRESH_MS } from '../../features/statistics/statistics-format';
@@ -16,6 +17,7 @@ vi.mock('../../features/statistics/api/get-statistic-trade-by-day', () => ({
 vi.mock('../../features/statistics/api/get-statistic-trade-by-month', () => ({
   getStatisticTradeByMonth: vi.fn(),
 }));
+vi.mock('../../features/statistics/api/get-house-record', () => ({ getHouseRecord: vi.fn() }));
 // The nivo charts draw nothing in jsdom (no layout): stand-ins show what they were given.
 vi.mock('../../features/statistics/components/last-day-chart', () => ({
   LastDayChart: ({ points }: { points: StatisticTradePoint[] }) => (
@@ -75,6 +77,20 @@ const MONTH = [
   }),
 ];
 
+const SETTINGS = {
+  trade_margin: 10,
+  trade_leverage: 10,
+  trade_stop_loss_percent: 10,
+  trade_take_profit_percent: 30,
+  trade_treiling_stop_percent: 8,
+};
+const HOUSE: HouseRecord = {
+  house_settings: { ...SETTINGS, minimal_accuracy: 60, trade_exits_on_exchange: true },
+  settings_since: '2026-03-12',
+  previous_settings: { ...SETTINGS, trade_take_profit_percent: 5, trade_treiling_stop_percent: 3 },
+  fees_since: '2026-02-20',
+};
+
 beforeAll(async () => {
   await loadTradeCoreForTests();
   await initTestI18n();
@@ -85,6 +101,7 @@ beforeEach(() => {
   resetStatisticsStore();
   vi.mocked(getStatisticTradeByDay).mockReset().mockResolvedValue(DAY);
   vi.mocked(getStatisticTradeByMonth).mockReset().mockResolvedValue(MONTH);
+  vi.mocked(getHouseRecord).mockReset().mockResolvedValue(HOUSE);
 });
 afterEach(() => {
   cleanup();
@@ -120,6 +137,48 @@ describe('/dashboard', () => {
     }
     expect(screen.getByTestId('last-day-chart')).toHaveTextContent('288 points');
     expect(screen.getByTestId('last-month-chart')).toHaveTextContent('28 days');
+  });
+
+  test('says how the house trades: its settings, since which day and before, and since which day fees', async () => {
+    await renderPage();
+    expect(getHouseRecord).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('heading', { level: 2, name: 'How the house trades' })).toBeInTheDocument();
+    expect(line('house-terms-settings')).toHaveTextContent(
+      'every signal of accuracy 60 % or more with the new-trader defaults: margin 10 $ at ×10, stop loss 10 %, take profit 30 %, trailing stop 8 % (of the margin), the take profit and the trailing stop held by the exchange.',
+    );
+    expect(line('house-terms-since')).toHaveTextContent(
+      'Its trades carry these settings from 2026-03-12 (UTC); before that day it traded with margin 10 $ at ×10, stop loss 10 %, take profit 5 %, trailing stop 3 %. When the defaults change, the record changes from that day on',
+    );
+    expect(line('house-terms-fees')).toHaveTextContent(
+      "Its trades book the exchange's fees from 2026-02-20 (UTC); the ROE on this page is before fees.",
+    );
+  });
+
+  test('the house terms without an earlier setting, before any trade with the new ones, and without a house', async () => {
+    vi.mocked(getHouseRecord).mockResolvedValue({ ...HOUSE, previous_settings: null, fees_since: null });
+    await renderPage();
+    expect(line('house-terms-since')).toHaveTextContent(
+      'Its trades carry these settings from the start of the record (2026-03-12, UTC).',
+    );
+    expect(line('house-terms-fees')).toHaveTextContent('No fees are booked in its trades yet');
+    cleanup();
+    resetStatisticsStore();
+    vi.mocked(getHouseRecord).mockResolvedValue({ ...HOUSE, settings_since: null });
+    await renderPage();
+    expect(line('house-terms-since')).toHaveTextContent(
+      'Its next trades carry these settings; so far it traded with margin 10 $ at ×10, stop loss 10 %, take profit 5 %',
+    );
+    cleanup();
+    resetStatisticsStore();
+    vi.mocked(getHouseRecord).mockResolvedValue({
+      house_settings: null,
+      settings_since: null,
+      previous_settings: null,
+      fees_since: null,
+    });
+    await renderPage();
+    expect(screen.queryByTestId('house-terms')).toBeNull();
+    expect(screen.getByTestId('statistics-last-month')).toBeInTheDocument();
   });
 
   test("'Statistic Trade By Now' shows the latest point with exact totals", async () => {

@@ -5,6 +5,7 @@ import { Loader } from '../../components/ui';
 import { formatTimeOfDay } from '../../lib/i18n';
 import { itemFigures, pointFigures } from '../../features/statistics/statistics-format';
 import { statisticsStore } from '../../features/statistics/statistics-store';
+import { HouseTerms } from '../../features/statistics/components/house-terms';
 import { TradeSummary } from '../../features/statistics/components/trade-summary';
 import { useStatisticsRefresh } from '../../features/statistics/components/use-statistics-refresh';
 import '../../features/statistics/components/statistics.css';
@@ -186,6 +187,7 @@ export function DashboardPage() {
         <YesterdaySection />
       </div>
       <LastMonthSection />
+      <HouseTerms />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { StatisticTradeItem, StatisticTradePoint } from '../../../contracts';
+import type { HouseRecord, StatisticTradeItem, StatisticTradePoint } from '../../../contracts';
+import { getHouseRecord } from './api/get-house-record';
 import { getStatisticTradeByDay } from './api/get-statistic-trade-by-day';
 import { getStatisticTradeByMonth } from './api/get-statistic-trade-by-month';
 import {
@@ -12,6 +13,21 @@ import {
 
 vi.mock('./api/get-statistic-trade-by-day', () => ({ getStatisticTradeByDay: vi.fn() }));
 vi.mock('./api/get-statistic-trade-by-month', () => ({ getStatisticTradeByMonth: vi.fn() }));
+vi.mock('./api/get-house-record', () => ({ getHouseRecord: vi.fn() }));
+
+const SETTINGS = {
+  trade_margin: 10,
+  trade_leverage: 10,
+  trade_stop_loss_percent: 10,
+  trade_take_profit_percent: 30,
+  trade_treiling_stop_percent: 8,
+};
+const HOUSE: HouseRecord = {
+  house_settings: { ...SETTINGS, minimal_accuracy: 60, trade_exits_on_exchange: true },
+  settings_since: '2026-03-12',
+  previous_settings: null,
+  fees_since: '2026-03-12',
+};
 
 const point = (minute: number, overrides: Partial<StatisticTradePoint> = {}): StatisticTradePoint => ({
   statistic_time: new Date(Date.UTC(2026, 2, 15, 12, minute)).toISOString(),
@@ -40,6 +56,7 @@ beforeEach(() => {
   resetStatisticsStore();
   vi.mocked(getStatisticTradeByDay).mockReset();
   vi.mocked(getStatisticTradeByMonth).mockReset();
+  vi.mocked(getHouseRecord).mockReset().mockResolvedValue(HOUSE);
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -93,8 +110,10 @@ describe('the statistics store', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.mocked(getStatisticTradeByDay).mockRejectedValue(new Error('Timeout'));
     vi.mocked(getStatisticTradeByMonth).mockRejectedValue(new Error('HTTP error 500'));
+    vi.mocked(getHouseRecord).mockRejectedValue(new Error('HTTP error 500'));
     await loadStatistics();
-    expect(logged).toHaveBeenCalledTimes(2);
+    expect(logged).toHaveBeenCalledTimes(3);
+    expect(statisticsStore.house_record).toEqual(HOUSE);
     expect(statisticsStore.statistic_trade_by_day_list).toEqual(DAY);
     expect(statisticsStore.last_information).toEqual(DAY[2]);
     expect(statisticsStore.statistic_trade_by_month_list).toEqual(MONTH);
@@ -139,11 +158,27 @@ describe('the statistics store', () => {
     expect(statisticsStore.is_month_loading).toBe(false);
   });
 
+  test('the house record is read with the lists; one that arrives after a reset is dropped', async () => {
+    vi.mocked(getStatisticTradeByDay).mockResolvedValue(DAY);
+    vi.mocked(getStatisticTradeByMonth).mockResolvedValue(MONTH);
+    await loadStatistics();
+    expect(getHouseRecord).toHaveBeenCalledTimes(1);
+    expect(statisticsStore.house_record).toEqual(HOUSE);
+    let answerLate: (record: HouseRecord) => void = () => undefined;
+    vi.mocked(getHouseRecord).mockImplementationOnce(() => new Promise((resolve) => (answerLate = resolve)));
+    const late = loadStatistics();
+    resetStatisticsStore();
+    answerLate({ ...HOUSE, fees_since: null });
+    await late;
+    expect(statisticsStore.house_record).toBeUndefined();
+  });
+
   test('reset empties everything', async () => {
     vi.mocked(getStatisticTradeByDay).mockResolvedValue(DAY);
     vi.mocked(getStatisticTradeByMonth).mockResolvedValue(MONTH);
     await loadStatistics();
     resetStatisticsStore();
+    expect(statisticsStore.house_record).toBeUndefined();
     expect(statisticsStore.statistic_trade_by_day_list).toEqual([]);
     expect(statisticsStore.last_information).toBeUndefined();
     expect(statisticsStore.statistic_trade_by_month_list).toEqual([]);

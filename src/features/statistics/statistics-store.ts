@@ -4,7 +4,8 @@
 // the state as it was; an answer without a list stores nothing (SPEC.md §8). The 5-minute refresh lives in
 // components/use-statistics-refresh.ts (timers are not store state).
 import { proxy } from 'valtio';
-import type { StatisticTradeItem, StatisticTradePoint } from '../../../contracts';
+import type { HouseRecord, StatisticTradeItem, StatisticTradePoint } from '../../../contracts';
+import { getHouseRecord } from './api/get-house-record';
 import { getStatisticTradeByDay } from './api/get-statistic-trade-by-day';
 import { getStatisticTradeByMonth } from './api/get-statistic-trade-by-month';
 
@@ -22,6 +23,8 @@ interface StatisticsState {
   /** True once a read of the day list has finished, well or not: the page then says "no data". */
   is_day_loaded: boolean;
   is_month_loaded: boolean;
+  /** On what terms the house trades (issue 42); undefined until read. */
+  house_record: HouseRecord | undefined;
 }
 
 function initialState(): StatisticsState {
@@ -34,6 +37,7 @@ function initialState(): StatisticsState {
     is_month_loading: false,
     is_day_loaded: false,
     is_month_loaded: false,
+    house_record: undefined,
   };
 }
 
@@ -90,13 +94,27 @@ export async function loadStatisticTradeByMonth(): Promise<void> {
   }
 }
 
-/** Reads both lists at once (the dashboard on mount and every 5 minutes). */
+let houseGeneration = 0;
+
+/** Reads the house's terms; a failure is only logged and keeps what was shown. */
+export async function loadHouseRecord(): Promise<void> {
+  const generation = ++houseGeneration;
+  try {
+    const record = await getHouseRecord();
+    if (generation === houseGeneration) statisticsStore.house_record = record;
+  } catch (error) {
+    console.error(error);
+  }
+}
+
+/** Reads both lists and the house's terms at once (the dashboard on mount and every 5 minutes). */
 export async function loadStatistics(): Promise<void> {
-  await Promise.all([loadStatisticTradeByDay(), loadStatisticTradeByMonth()]);
+  await Promise.all([loadStatisticTradeByDay(), loadStatisticTradeByMonth(), loadHouseRecord()]);
 }
 
 export function resetStatisticsStore(): void {
   dayGeneration += 1;
   monthGeneration += 1;
+  houseGeneration += 1;
   Object.assign(statisticsStore, initialState());
 }

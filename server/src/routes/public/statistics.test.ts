@@ -1,11 +1,26 @@
 // GET /api/public/get_statistic_trade_by_day/ and /get_statistic_trade_by_month/ (SPEC.md §7): public, the
 // contracts' shapes, the last 24 hours of points and the last 30 complete UTC days of items, oldest first, and
 // empty lists when nothing was recorded.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statisticTradeByDayAnswer, statisticTradeByMonthAnswer } from '../../../../contracts';
+import {
+  houseRecordAnswer,
+  statisticTradeByDayAnswer,
+  statisticTradeByMonthAnswer,
+} from '../../../../contracts';
 import { statisticTradeDays, statisticTradePoints } from '../../db/schema-statistics';
+import { trades } from '../../db/schema-trades';
 import { DAY_MS, statisticItem, statisticPoint, utcDate } from '../../engine/statistics';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { ensureHouseUser, HOUSE_USER_UUID } from '../../services/house';
+import { BINANCE_PLATFORM_UUID } from '../../services/platforms';
+import { DEFAULT_PLATFORM_PREFERENCES, DEFAULT_TRADE_PREFERENCES } from '../../services/preferences';
+import { initialTrailingLevel } from '../../services/trade-math';
+import {
+  createTestApp,
+  ensureTestSymbol,
+  storeTradeTokenUnchecked,
+  type TestApp,
+} from '../../../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -84,6 +99,125 @@ describe('public statistics', () => {
       trade_close_roe_buy: 7.85,
       trade_close_roe_sell: 0,
       current_price: 91000,
+    });
+  });
+});
+
+// GET /api/public/get_house_record/ (issue 42): the house's settings today (the new-trader defaults) and, read
+// from the house's own trades, since which day they carry them and book fees.
+describe('the house record', () => {
+  let symbolUuid = '';
+  let n = 0;
+  const houseTrade = async (
+    day: number,
+    options: { takeProfit: number; trailing: number; commission: string | null; filled?: boolean },
+  ) => {
+    const filled = options.filled ?? true;
+    await t.db.insert(trades).values({
+      trade_uuid: randomUUID(),
+      user_uuid: HOUSE_USER_UUID,
+      platform_uuid: BINANCE_PLATFORM_UUID,
+      signal_uuid: randomUUID(),
+      symbol_uuid: symbolUuid,
+      trade_direction: 'BUY',
+      trade_in_server_side: 1,
+      trade_open_price: filled ? '97000' : null,
+      trade_quantity: filled ? '0.001' : null,
+      trade_margin: String(DEFAULT_PLATFORM_PREFERENCES.trade_margin),
+      trade_leverage: DEFAULT_PLATFORM_PREFERENCES.trade_leverage,
+      trade_stop_loss_percent: DEFAULT_PLATFORM_PREFERENCES.trade_stop_loss_percent,
+      trade_take_profit_percent: options.takeProfit,
+      trade_treiling_stop_percent: options.trailing,
+      trade_open_commission: options.commission,
+      trade_treiling_stop_percent_current: initialTrailingLevel(10),
+      // Each a minute after the one before within its day, so the order is the order of the calls.
+      trade_create_timestamp: new Date(Date.UTC(2026, 2, day, 8, 0) + (n += 1) * 60_000),
+    });
+  };
+  const record = async () => {
+    // The answer is kept a minute.
+    t.clock.nowMs += 61_000;
+    const answer = await get('get_house_record');
+    expect(answer.statusCode).toBe(200);
+    return houseRecordAnswer.parse(answer.json()).result;
+  };
+  const { trade_take_profit_percent: TP, trade_treiling_stop_percent: TRAILING } =
+    DEFAULT_PLATFORM_PREFERENCES;
+
+  it('answers nothing without a house, without a login', async () => {
+    expect(await record()).toEqual({
+      house_settings: null,
+      settings_since: null,
+      previous_settings: null,
+      fees_since: null,
+    });
+  });
+
+  it('names the defaults the house trades with, and from which day its trades carry them and book fees', async () => {
+    await ensureHouseUser(t.db, t.app.secretBox);
+    await storeTradeTokenUnchecked(t, HOUSE_USER_UUID, {
+      platform_uuid: BINANCE_PLATFORM_UUID,
+      pin_code: '12345678',
+      api_key: 'house-key',
+      api_secret: 'house-secret',
+    });
+    symbolUuid = (await ensureTestSymbol(t.db, 'BTCUSDT')).symbol_uuid;
+    const settings = {
+      ...DEFAULT_PLATFORM_PREFERENCES,
+      minimal_accuracy: DEFAULT_TRADE_PREFERENCES.minimal_accuracy,
+      trade_exits_on_exchange: true,
+    };
+    // A house with no trade yet: its settings, no day.
+    expect(await record()).toEqual({
+      house_settings: settings,
+      settings_since: null,
+      previous_settings: null,
+      fees_since: null,
+    });
+
+    // Days 1–2: the old defaults, no fees booked; day 3: the old ones with fees; day 4: a trade that never filled
+    // (no fee, nothing to book) with today's, then today's with fees from day 4 on.
+    await houseTrade(1, { takeProfit: 5, trailing: 3, commission: null });
+    await houseTrade(2, { takeProfit: 5, trailing: 3, commission: null });
+    await houseTrade(3, { takeProfit: 5, trailing: 3, commission: '0.0485' });
+    // Before any trade with today's settings: the old ones are named, no day yet for today's.
+    expect(await record()).toMatchObject({
+      settings_since: null,
+      previous_settings: { trade_take_profit_percent: 5, trade_treiling_stop_percent: 3, trade_margin: 10 },
+      fees_since: '2026-03-03',
+    });
+    await houseTrade(4, { takeProfit: TP, trailing: TRAILING, commission: null, filled: false });
+    await houseTrade(4, { takeProfit: TP, trailing: TRAILING, commission: '0.0485' });
+    await houseTrade(5, { takeProfit: TP, trailing: TRAILING, commission: '0.0485' });
+    expect(await record()).toEqual({
+      house_settings: settings,
+      settings_since: '2026-03-04',
+      previous_settings: {
+        trade_margin: DEFAULT_PLATFORM_PREFERENCES.trade_margin,
+        trade_leverage: DEFAULT_PLATFORM_PREFERENCES.trade_leverage,
+        trade_stop_loss_percent: DEFAULT_PLATFORM_PREFERENCES.trade_stop_loss_percent,
+        trade_take_profit_percent: 5,
+        trade_treiling_stop_percent: 3,
+      },
+      fees_since: '2026-03-03',
+    });
+
+    // A filled trade without a booked fee after those: fees count from the first one after it.
+    await houseTrade(6, { takeProfit: TP, trailing: TRAILING, commission: null });
+    await houseTrade(7, { takeProfit: TP, trailing: TRAILING, commission: '0.0485' });
+    expect(await record()).toMatchObject({ settings_since: '2026-03-04', fees_since: '2026-03-07' });
+  });
+
+  it('keeps an answer a minute', async () => {
+    const first = await get('get_house_record');
+    await houseTrade(8, { takeProfit: 5, trailing: 3, commission: null });
+    const kept = await get('get_house_record');
+    expect(kept.json()).toEqual(first.json());
+    t.clock.nowMs += 61_000;
+    expect(houseRecordAnswer.parse((await get('get_house_record')).json()).result).toMatchObject({
+      settings_since: null,
+      previous_settings: { trade_take_profit_percent: 5 },
+      fees_since: null,
     });
   });
 });
