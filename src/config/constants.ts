@@ -1,6 +1,12 @@
 // Business constants of SPEC.md §9, with the unit in every name.
 export const APP_VERSION = '1.0.6';
 export const API_TIMEOUT_MS = 5000;
+/**
+ * The what-if replay's wait (issue 42): a cold 30-day replay takes about a second alone and longer on a busy
+ * server (and waits for a worker behind others'); the page's questions go one at a time, so giving up at
+ * API_TIMEOUT_MS would send the next question while the server still runs this one (429).
+ */
+export const WHAT_IF_TIMEOUT_MS = 60_000;
 export const BITCOIN_REFRESH_MS = 5000;
 export const LANGUAGES = ['en', 'ua'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -147,6 +147,14 @@ describe('api client', () => {
     });
   });
 
+  test('a call given a longer time-out waits for a slow answer', async () => {
+    routes.set('/api/slow/', (_req, res) => setTimeout(() => json(res, 200, { result: { value: 2 } }), 600));
+    const api = createApiClient(baseUrl);
+    await expect(api.get('slow/', answer, undefined, { timeoutMs: 5000 })).resolves.toEqual({
+      result: { value: 2 },
+    });
+  });
+
   test('a server error reads `detail`, else "unknown error"', async () => {
     routes.set('/api/detail/', (_req, res) => json(res, 422, { detail: 'Must be at least 60' }));
     routes.set('/api/plain/', (_req, res) => {

@@ -55,11 +55,17 @@ const NO_REFRESH_PATHS = ['auth/login/', REFRESH_PATH, 'user/'];
 
 const baseOptions: Options = { timeout: API_TIMEOUT_MS, retry: 0, credentials: 'same-origin' };
 
+/** Per call: a longer wait than API_TIMEOUT_MS for a request known to take long (the what-if replay). */
+export interface CallOptions {
+  timeoutMs?: number;
+}
+
 export interface ApiClient {
   get<T extends z.ZodType>(
     path: string,
     schema: T,
     searchParams?: Record<string, string | number>,
+    options?: CallOptions,
   ): Promise<z.infer<T>>;
   post<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>>;
   delete<T extends z.ZodType>(path: string, schema: T, body?: unknown): Promise<z.infer<T>>;
@@ -188,7 +194,15 @@ export function createApiClient(prefixUrl: string): ApiClient {
   }
 
   return {
-    get: (path, schema, searchParams) => call(() => client.get(path, { searchParams }), schema),
+    get: (path, schema, searchParams, options) =>
+      call(
+        () =>
+          client.get(path, {
+            searchParams,
+            ...(options?.timeoutMs ? { timeout: options.timeoutMs } : {}),
+          }),
+        schema,
+      ),
     post: (path, body, schema) => call(() => client.post(path, { json: body }), schema),
     delete: (path, schema, body) =>
       call(() => client.delete(path, body === undefined ? {} : { json: body }), schema),
@@ -233,8 +247,9 @@ export function apiGet<T extends z.ZodType>(
   path: string,
   schema: T,
   searchParams?: Record<string, string | number>,
+  options?: CallOptions,
 ) {
-  return api.get(path, schema, searchParams);
+  return api.get(path, schema, searchParams, options);
 }
 
 /** GET /api/{path} of a file: its text, unparsed (the history export). */

@@ -4,6 +4,7 @@
 // the saved settings, from its cache when nothing changed).
 import { proxy } from 'valtio';
 import { whatIfAnswer, type WhatIfResult } from '../../contracts/what-if';
+import { WHAT_IF_TIMEOUT_MS } from '../config/constants';
 import { apiGet, getStoredToken } from '../lib/api-client';
 
 export const whatIfStore = proxy({ by_platform: {} as Record<string, WhatIfResult> });
@@ -26,7 +27,12 @@ export function ensureWhatIf(platformUuid: string): void {
   if (asked.has(platformUuid) || whatIfStore.by_platform[platformUuid] || !getStoredToken()) return;
   asked.add(platformUuid);
   void oneAtATime(() =>
-    apiGet('trade_preferences/get_what_if/', whatIfAnswer, { platform_uuid: platformUuid }),
+    apiGet(
+      'trade_preferences/get_what_if/',
+      whatIfAnswer,
+      { platform_uuid: platformUuid },
+      { timeoutMs: WHAT_IF_TIMEOUT_MS },
+    ),
   )
     .then(({ result }) => keepWhatIf(platformUuid, result))
     // Not shown: the card simply has no replayed figure; the next page load asks again.

@@ -1,9 +1,13 @@
 // The what-if replay of the settings shown (issue 42): GET /trade_preferences/get_what_if/ with the platform's
 // and the global preferences as they are saved, asked again WHAT_IF_DEBOUNCE_MS after they last changed. While a
-// replay of this trader still runs the server answers 429: the newer question waits a moment and asks again.
+// replay of this trader still runs the server answers 429: the newer question waits a moment and asks again. A
+// question waits up to WHAT_IF_TIMEOUT_MS (a cold replay on a busy server is slow); one that outlives even that
+// is asked again: the server keeps replaying it, and the same question asked again waits for that replay (or
+// finds its answer kept).
 import { useEffect, useState } from 'react';
 import { whatIfAnswer, type WhatIfResult } from '../../../contracts/what-if';
-import { ApiError, apiGet } from '../../lib/api-client';
+import { WHAT_IF_TIMEOUT_MS } from '../../config/constants';
+import { ApiError, ApiErrorKind, apiGet } from '../../lib/api-client';
 import { translateError } from '../../lib/i18n';
 import { keepWhatIf, oneAtATime } from '../../stores/what-if-store';
 
@@ -34,16 +38,21 @@ export function useWhatIf(platformUuid: string, settings: WhatIfSettings | undef
         for (let attempt = 1; !cancelled; attempt++) {
           try {
             const { result } = await oneAtATime(() =>
-              apiGet('trade_preferences/get_what_if/', whatIfAnswer, {
-                platform_uuid: platformUuid,
-                ...(JSON.parse(key) as WhatIfSettings),
-              }),
+              apiGet(
+                'trade_preferences/get_what_if/',
+                whatIfAnswer,
+                { platform_uuid: platformUuid, ...(JSON.parse(key) as WhatIfSettings) },
+                { timeoutMs: WHAT_IF_TIMEOUT_MS },
+              ),
             );
             keepWhatIf(platformUuid, result);
             if (!cancelled) setState({ result, answered: key, loading: false });
             return;
           } catch (error) {
-            if (error instanceof ApiError && error.status === 429 && attempt < BUSY_ATTEMPTS) {
+            const again =
+              error instanceof ApiError &&
+              (error.status === 429 || error.kind === ApiErrorKind.TIMEOUT_ERROR);
+            if (again && attempt < BUSY_ATTEMPTS) {
               await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
               continue;
             }

@@ -18,6 +18,7 @@ import { WhatIfStore } from '../../engine/what-if-data';
 import { ensureHouseAccount, type HouseAccount } from '../../services/house';
 import { PAPER_PLATFORM_UUID } from '../../services/platforms';
 import { replaySettingsOf } from '../../engine/replay-settings';
+import { WHAT_IF_RUNNING } from './what-if';
 import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let exchange: PaperExchangeHandle;
@@ -184,6 +185,27 @@ describe('the what-if replay of a backfilled range', () => {
     expect(strict.total.trades).toBe(0);
     expect(strict.total.pnl_net).toBe('0');
     expect(strict.total.win_rate).toBeNull();
+  });
+
+  it('a question asked again while its replay runs waits for it; another question of the trader is refused', async () => {
+    const trader = await signUpAndLogIn(t.app, 'whatiftwice');
+    // The same question twice at once (a page reloaded while its replay ran): one replay, both answered.
+    const [first, again] = await Promise.all([
+      askWhatIf(trader.headers, { trade_margin: 25 }),
+      askWhatIf(trader.headers, { trade_margin: 25 }),
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    // Two different questions at once: the trader's second waits for nothing, it is refused (429).
+    const both = await Promise.all([
+      askWhatIf(trader.headers, { trade_margin: 30 }),
+      askWhatIf(trader.headers, { trade_margin: 35 }),
+    ]);
+    expect(both.map((answer) => answer.statusCode).sort()).toEqual([200, 429]);
+    const refused = both.find((answer) => answer.statusCode === 429)!;
+    expect(refused.json()).toEqual({ detail: WHAT_IF_RUNNING });
+    expect(refused.headers['retry-after']).toBe('2');
   });
 
   it('refuses bad questions with a 4xx and a detail', async () => {

@@ -5,7 +5,11 @@
 //   at a time and kept (engine/what-if-data.ts);
 // - an answer is kept for (platform, settings, range, data version): the same question costs a lookup;
 // - each trader has one replay running at most, WHAT_IF_AT_ONCE run at once (one per worker) and up to
-//   WHAT_IF_WAITING wait in arrival order (services/work-slots.ts); beyond, 429.
+//   WHAT_IF_WAITING wait in arrival order (services/work-slots.ts); beyond, 429;
+// - a trader's same question asked again while its replay waits or runs (a page reloaded, or one that stopped
+//   waiting at its request timeout and asks again) waits for that replay instead of being refused or starting
+//   another: the question is the trader, the platform, the settings and the range as asked (an open range's last
+//   minute moves, so the minute is not part of it).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import {
@@ -71,6 +75,8 @@ export const whatIfRoutes: FastifyPluginAsyncZod = async (app) => {
     busy: WHAT_IF_BUSY,
   });
   const answers = new LRUCache<string, WhatIfResult>({ max: 512, ttl: ANSWER_TTL_MS });
+  /** The replays running, by the question as asked. */
+  const running = new Map<string, Promise<WhatIfResult>>();
 
   app.get(
     '/get_what_if/',
@@ -106,8 +112,17 @@ export const whatIfRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = JSON.stringify([platform.platform_uuid, fromMs, toMs, settings, data.version]);
       const known = answers.get(key);
       if (known) return { result: known };
-      return slots.run(request.userUuid, reply, async () => {
-        const result = await pool.run({
+      const question = JSON.stringify([
+        request.userUuid,
+        platform.platform_uuid,
+        query.start_date ?? null,
+        query.end_date ?? null,
+        settings,
+      ]);
+      const joined = running.get(question);
+      if (joined) return { result: await joined };
+      const replay = slots.run(request.userUuid, reply, () =>
+        pool.run({
           userUuid: request.userUuid,
           platformUuid: platform.platform_uuid,
           fromMs,
@@ -117,10 +132,16 @@ export const whatIfRoutes: FastifyPluginAsyncZod = async (app) => {
           days: data.days,
           settings,
           orderFilters: EXCHANGE_ORDER_FILTERS,
-        });
+        }),
+      );
+      running.set(question, replay);
+      try {
+        const result = await replay;
         answers.set(key, result);
         return { result };
-      });
+      } finally {
+        if (running.get(question) === replay) running.delete(question);
+      }
     },
   );
 };
