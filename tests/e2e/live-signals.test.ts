@@ -50,6 +50,19 @@ test(
       route.onMessage((message) => server.send(message));
     });
 
+    // The what-if answers the page received (issue 42: the card's replayed win rate comes from them).
+    const whatIf: { platform_uuid: string; by_neuron: { neuron_uuid: string; win_rate: string | null }[] }[] =
+      [];
+    page.on('response', async (response) => {
+      if (!response.url().includes('/api/trade_preferences/get_what_if/') || response.status() !== 200)
+        return;
+      const { result } = (await response.json()) as { result: Pick<(typeof whatIf)[number], 'by_neuron'> };
+      whatIf.push({
+        platform_uuid: new URL(response.url()).searchParams.get('platform_uuid') ?? '',
+        by_neuron: result.by_neuron,
+      });
+    });
+
     await page.goto(e2e.app.baseUrl);
     await signUp(page, `live-${Date.now()}@example.com`, 'live-trader');
     await page.getByTestId('notification').filter({ hasText: 'Websocket connected' }).first().waitFor();
@@ -118,6 +131,24 @@ test(
     console.info(`live-signals: engine signal frames seen: ${engineSignals}; injected: ${isInjected}`);
     expect(await card.getByTestId('signal-accuracy').innerText()).toMatch(/^\d{1,3}\.\d{2} %$/);
     expect(await card.getByTestId('signal-trend').innerText()).toMatch(/^(BULL|BEAR|FLET)$/);
+    // Beside the accuracy (the neuron's hit rule), its win rate replayed with the trader's saved settings: the
+    // page asked the replay for the card's platform once, and the figure is that answer's for the card's neuron.
+    const neuronUuid = /[0-9a-f]{8}-[0-9a-f-]{27}/.exec(
+      (await card.getByTestId('signal-neuron').getAttribute('title')) ?? '',
+    )?.[0];
+    expect(neuronUuid).toBeTruthy();
+    const replayed = await card.getByTestId('signal-replayed').innerText({ timeout: 60_000 });
+    const shown = /^(\d{1,3}) % of trades won with your settings$/.exec(replayed);
+    expect(shown, replayed).not.toBeNull();
+    // Once per platform of the cards shown, not once per card or per signal.
+    const platforms = whatIf.map((answer) => answer.platform_uuid);
+    expect(platforms.length).toBeGreaterThan(0);
+    expect(new Set(platforms).size).toBe(platforms.length);
+    const tally = whatIf
+      .flatMap((answer) => answer.by_neuron)
+      .find((item) => item.neuron_uuid === neuronUuid);
+    expect(tally?.win_rate).toBeTruthy();
+    expect(Math.abs(Number(shown![1]) - Number(tally!.win_rate))).toBeLessThanOrEqual(0.5);
     const first = Number(await card.getByTestId('signal-seconds-left').innerText());
     expect(first).toBeGreaterThan(90);
     // It counts down: two seconds less, whenever the page draws it (a busy machine may draw it late).
