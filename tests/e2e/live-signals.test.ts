@@ -149,6 +149,20 @@ test(
       .find((item) => item.neuron_uuid === neuronUuid);
     expect(tally?.win_rate).toBeTruthy();
     expect(Math.abs(Number(shown![1]) - Number(tally!.win_rate))).toBeLessThanOrEqual(0.5);
+    // Laid out, not squeezed: the three figures side by side without overlapping, the sentence inside the card.
+    const box = async (testId: string) => (await card.getByTestId(testId).boundingBox())!;
+    const [direction, entry, accuracy, sentence, whole] = await Promise.all([
+      box('signal-direction'),
+      box('signal-entry-price'),
+      box('signal-accuracy'),
+      box('signal-replayed'),
+      card.boundingBox().then((b) => b!),
+    ]);
+    expect(direction.x + direction.width).toBeLessThanOrEqual(entry.x);
+    expect(entry.x + entry.width).toBeLessThanOrEqual(accuracy.x);
+    expect(sentence.y).toBeGreaterThanOrEqual(accuracy.y + accuracy.height);
+    expect(sentence.x).toBeGreaterThanOrEqual(whole.x);
+    expect(sentence.x + sentence.width).toBeLessThanOrEqual(whole.x + whole.width);
     const first = Number(await card.getByTestId('signal-seconds-left').innerText());
     expect(first).toBeGreaterThan(90);
     // It counts down: two seconds less, whenever the page draws it (a busy machine may draw it late).

@@ -217,17 +217,18 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
           <dd className="numeric" data-testid="signal-accuracy" title={t('signal.accuracy_explained')}>
             {formatFractionAsPercent(signal.signal_accuracy, PERCENT_DECIMALS)} %
           </dd>
-          {replayedWinRate !== null && (
-            <dd
-              className="signal-replayed muted"
-              data-testid="signal-replayed"
-              title={t('signal.replayed_win_rate_title')}
-            >
-              {t('signal.replayed_win_rate', { value: formatFixed(replayedWinRate, 0) })}
-            </dd>
-          )}
         </div>
       </dl>
+      {/* Under the figures, the card's width: a sentence, not a fourth column (it would squeeze the others). */}
+      {replayedWinRate !== null && (
+        <p
+          className="signal-replayed muted"
+          data-testid="signal-replayed"
+          title={t('signal.replayed_win_rate_title')}
+        >
+          {t('signal.replayed_win_rate', { value: formatFixed(replayedWinRate, 0) })}
+        </p>
+      )}
 
       <div className="signal-card-foot">
         <div className="signal-tags">
