@@ -79,9 +79,17 @@ export interface PriceStep {
   rises: TradeUiStatus | null;
 }
 
-/** One price of the trade's symbol. */
-export function applyPrice(terms: TradeTerms, state: TradeRuleState, price: string): PriceStep {
-  const { pnl, roe } = pnlAndRoe(terms.position, price, terms.margin);
+/**
+ * One price of the trade's symbol. `figures` is the position's PNL and ROE at `price` when the caller already has
+ * them (the replay keeps them per price: a trade's prices come back again and again).
+ */
+export function applyPrice(
+  terms: TradeTerms,
+  state: TradeRuleState,
+  price: string,
+  figures: { pnl: string; roe: string } = pnlAndRoe(terms.position, price, terms.margin),
+): PriceStep {
+  const { pnl, roe } = figures;
   // The best ROE counts gains only: at the open (ROE 0) or while losing, the level stays −stop loss %.
   const gain = compareDecimals(roe, 0) > 0 ? roe : null;
   const previousBest = state.trade_best_roe;
