@@ -140,9 +140,10 @@ test(
     const replayed = await card.getByTestId('signal-replayed').innerText({ timeout: 60_000 });
     const shown = /^(\d{1,3}) % of trades won with your settings$/.exec(replayed);
     expect(shown, replayed).not.toBeNull();
-    // Once per platform of the cards shown, not once per card or per signal.
+    // Once per platform of the cards shown, not once per card or per signal. (The page may draw the figure before
+    // this test's own response handler has read the same answer.)
+    await expect.poll(() => whatIf.length).toBeGreaterThan(0);
     const platforms = whatIf.map((answer) => answer.platform_uuid);
-    expect(platforms.length).toBeGreaterThan(0);
     expect(new Set(platforms).size).toBe(platforms.length);
     const tally = whatIf
       .flatMap((answer) => answer.by_neuron)
@@ -160,6 +161,16 @@ test(
     ]);
     expect(direction.x + direction.width).toBeLessThanOrEqual(entry.x);
     expect(entry.x + entry.width).toBeLessThanOrEqual(accuracy.x);
+    // Their labels too (DIRECTION and ENTRY PRICE ran into each other when the sentence widened the last column).
+    const labels = await card
+      .locator('.signal-figure dt')
+      .evaluateAll((nodes) =>
+        nodes.map((node) => node.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })),
+      );
+    expect(labels).toHaveLength(3);
+    for (let i = 1; i < labels.length; i += 1) {
+      expect(labels[i - 1]!.right).toBeLessThanOrEqual(labels[i]!.left);
+    }
     expect(sentence.y).toBeGreaterThanOrEqual(accuracy.y + accuracy.height);
     expect(sentence.x).toBeGreaterThanOrEqual(whole.x);
     expect(sentence.x + sentence.width).toBeLessThanOrEqual(whole.x + whole.width);

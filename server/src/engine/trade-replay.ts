@@ -244,7 +244,8 @@ export class TradeReplay {
     const trade = this.open.get(pair);
     if (!trade) return;
     this.lastTime = Math.max(this.lastTime, candle.closeTime + 1);
-    // No closure is made per candle here: under tsx each one costs a __name call, a fifth of a replay's time.
+    // No closure is made per candle here: under tsx each costs a __name call (without them a 30-day replay of the
+    // defaults went from 1440 to 976 ms; docs/server.md "The what-if replay").
     const buy = trade.terms.position.trade_direction === 'BUY';
     const adverse = buy ? candle.low : candle.high;
     const favourable = buy ? candle.high : candle.low;
