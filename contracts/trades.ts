@@ -20,6 +20,25 @@ const positiveDecimal = decimalString.refine((value) => /[1-9]/.test(value) && !
 export const nonNegativeDecimal = decimalString.refine((value) => !value.startsWith('-'), {
   message: 'Must not be below 0',
 });
+/**
+ * What a trade record may carry (issue 52): trade-core's decimals hold 28 significant digits, and a price or a
+ * quantity below 10¹² with at most 28 digits keeps every product the row meets (quantity × price, margin, PNL,
+ * fees) inside them. Binance's largest prices and quantities are far below (binance-fapi.md §6 filters).
+ */
+export const MAX_AMOUNT_INTEGER_DIGITS = 12;
+const MAX_AMOUNT_DIGITS = 28;
+function amountFits(value: string): boolean {
+  const [whole = '', fraction = ''] = value.replace('-', '').split('.');
+  const significant = `${whole}${fraction}`.replace(/^0+/, '');
+  return (
+    whole.replace(/^0+/, '').length <= MAX_AMOUNT_INTEGER_DIGITS && significant.length <= MAX_AMOUNT_DIGITS
+  );
+}
+const AMOUNT_MESSAGE = `Must be below 1${'0'.repeat(MAX_AMOUNT_INTEGER_DIGITS)} with at most ${MAX_AMOUNT_DIGITS} digits`;
+/** A price or quantity a trade record brings in: above 0 and within trade-core's range. */
+const tradeAmount = positiveDecimal.refine(amountFits, { message: AMOUNT_MESSAGE });
+/** A commission a trade record brings in: 0 or more and within trade-core's range. */
+const tradeCost = nonNegativeDecimal.refine(amountFits, { message: AMOUNT_MESSAGE });
 /** A maintenance margin rate of a leverage bracket: a fraction, 0 ≤ rate < 1 (0.004 = 0.4 %). */
 const maintMarginRate = nonNegativeDecimal.refine((value) => /^0(\.\d+)?$/.test(value), {
   message: 'Must be below 1',
@@ -86,12 +105,15 @@ export const TradeError = {
   OPEN_INCOMPLETE: 'open_incomplete',
   STOP_MISSING: 'stop_missing',
   POSITION_MISSING: 'position_missing',
+  /** Its stored numbers are beyond trade-core's decimals (issue 52): the monitor leaves it out. */
+  UNPRICEABLE: 'unpriceable',
 } as const;
 export type TradeError = (typeof TradeError)[keyof typeof TradeError];
 export const tradeError = z.enum([
   TradeError.OPEN_INCOMPLETE,
   TradeError.STOP_MISSING,
   TradeError.POSITION_MISSING,
+  TradeError.UNPRICEABLE,
 ]);
 
 /**
@@ -239,20 +261,20 @@ export const tradeCreateBase = z.object({
 /** POST /trade_client/create_trade/: the SPA opened the position itself and records it. */
 export const createClientTradeBody = tradeCreateBase
   .extend({
-    trade_quantity: positiveDecimal,
-    trade_open_price: positiveDecimal,
+    trade_quantity: tradeAmount,
+    trade_open_price: tradeAmount,
     trade_order_id: z.string().min(1).max(64),
     /** Null when the stop could not be placed and the position could not be closed either (stop_missing). */
     trade_stop_order_id: z.string().min(1).max(64).nullable(),
-    trade_stop_price: positiveDecimal,
+    trade_stop_price: tradeAmount,
     // Read after the MARKET order (issue 18), null when the exchange did not tell. Optional: a page loaded
     // before issue 18 records the positions it opens without them, and must not be refused.
     /** Commission of the opening fill as the exchange reported it (GET /fapi/v1/userTrades). */
-    trade_open_commission: nonNegativeDecimal.nullable().optional(),
+    trade_open_commission: tradeCost.nullable().optional(),
     /** Maintenance margin rate of the symbol's leverage bracket for the position's notional (a fraction). */
     trade_maint_margin_rate: maintMarginRate.nullable().optional(),
     /** That bracket's maintenance amount (`cum`, USDT). */
-    trade_maint_amount: nonNegativeDecimal.nullable().optional(),
+    trade_maint_amount: tradeCost.nullable().optional(),
     /**
      * Where the page placed the take profit and the trailing stop (issue 35); null or absent: Signaldesk's
      * monitor holds both (the preference off, or a page from before issue 35).
@@ -278,12 +300,12 @@ export const closeClientTradeBody = z
     trade_uuid: z.uuid(),
     trade_status: closingTradeStatus,
     /** Average fill price of the closing order (or of the stop that fired); the current price when absent. */
-    trade_close_price: positiveDecimal.optional(),
+    trade_close_price: tradeAmount.optional(),
     /**
      * Commission of that fill as the exchange reported it (issue 18); when absent, the opening fill's taker
      * rate × quantity × the close price.
      */
-    trade_close_commission: nonNegativeDecimal.optional(),
+    trade_close_commission: tradeCost.optional(),
   })
   .meta({ id: 'CloseClientTradeBody' });
 export type CloseClientTradeBody = z.infer<typeof closeClientTradeBody>;
@@ -296,7 +318,7 @@ export const setClientTradeStopBody = z
   .object({
     trade_uuid: z.uuid(),
     trade_stop_order_id: z.string().min(1).max(64),
-    trade_stop_price: positiveDecimal,
+    trade_stop_price: tradeAmount,
   })
   .meta({ id: 'SetClientTradeStopBody' });
 export type SetClientTradeStopBody = z.infer<typeof setClientTradeStopBody>;

@@ -11,7 +11,7 @@
 // Several instances (docs/server.md "Several instances"): every instance watches every open trade on its own
 // feed's prices, and tells the others (trade-monitor-sync.ts) when it starts or stops watching one or resets its
 // UI status. Only the leader marks UI statuses (and tells the others which) and stores the price fields.
-import { TradeStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
+import { TradeError, TradeStatus, type TradeCalculated, type TradeUiStatus } from '../../../contracts';
 import type { Database } from '../db';
 import { ChangeClock } from '../lib/change-clock';
 import { Listeners } from '../lib/listeners';
@@ -21,7 +21,7 @@ import { DEFAULT_TRADE_PREFERENCES } from '../services/preferences';
 import { tradeFees, type TradeFees, type TradePosition } from '../services/trade-math';
 import { netColumnsAt } from '../services/trade-costs';
 import type { LiveTrades, WatchableTrade } from '../services/live-trades';
-import { calculatedOf, writeLiveFields } from '../services/trades';
+import { calculatedOf, updateTrade, writeLiveFields } from '../services/trades';
 import type { MarketFeed, MarkPriceTick } from './market-feed';
 import { minimalAccuracies } from './signal-store';
 import { MonitorSync, openTradeRows } from './trade-monitor-sync';
@@ -91,6 +91,8 @@ export class TradeMonitor implements LiveTrades {
   private readonly trades = new Map<string, LiveTrade>();
   private readonly byPair = new Map<string, Set<string>>();
   private readonly prices = new Map<string, string>();
+  /** Trades left out because trade-core cannot price them (leaveOut), logged once each. */
+  private readonly unpriceable = new Set<string>();
   private readonly listeners = new Listeners<UiStatusMark>();
   /** Per user: a number that changes whenever a watched trade of theirs changes (see liveRevision). */
   private readonly revisions = new ChangeClock(REVISION_USERS);
@@ -173,10 +175,43 @@ export class TradeMonitor implements LiveTrades {
   private track(row: WatchableTrade): void {
     if (row.trade_status !== TradeStatus.OPEN || !row.trade_open_price || !row.trade_quantity) return;
     this.forgetHere(row.trade_uuid);
+    try {
+      this.trackPriced(row, {
+        ...row,
+        trade_open_price: row.trade_open_price,
+        trade_quantity: row.trade_quantity,
+      });
+    } catch (error) {
+      this.leaveOut(row, error);
+    }
+  }
+
+  /**
+   * A stored row trade-core cannot price (issue 52: stored before the contracts bounded its numbers) is left
+   * out, logged once and flagged for its trader (trade_error 'unpriceable'): one row never stops a start, a
+   * resync or a price tick of the others.
+   */
+  private leaveOut(row: { trade_uuid: string; user_uuid: string }, error: unknown): void {
+    this.forgetHere(row.trade_uuid);
+    if (this.unpriceable.has(row.trade_uuid)) return;
+    this.unpriceable.add(row.trade_uuid);
+    this.options.log.warn(
+      { trade_uuid: row.trade_uuid, err: error },
+      'trade monitor: an open trade cannot be priced; it is left out and flagged',
+    );
+    void this.enqueue(async () => {
+      await updateTrade(this.options.db, row.trade_uuid, { trade_error: TradeError.UNPRICEABLE });
+    });
+  }
+
+  private trackPriced(
+    row: WatchableTrade,
+    known: { trade_open_price: string; trade_quantity: string },
+  ): void {
     const position: TradePosition = {
       trade_direction: row.trade_direction === 'SELL' ? 'SELL' : 'BUY',
-      trade_open_price: row.trade_open_price,
-      trade_quantity: row.trade_quantity,
+      trade_open_price: known.trade_open_price,
+      trade_quantity: known.trade_quantity,
       trade_leverage: row.trade_leverage,
     };
     const trade: LiveTrade = {
@@ -262,7 +297,12 @@ export class TradeMonitor implements LiveTrades {
     if (!own) return;
     for (const tradeUuid of own) {
       const trade = this.trades.get(tradeUuid);
-      if (trade) this.recalculate(trade, price);
+      if (!trade) continue;
+      try {
+        this.recalculate(trade, price);
+      } catch (error) {
+        this.leaveOut(trade, error);
+      }
     }
   }
 

@@ -169,3 +169,33 @@ export function liquidationOf(
     pricePrecision,
   });
 }
+
+// ------------------------------------------------------------------------------ numbers that fit (issue 52)
+
+/**
+ * Why trade-core cannot price this position, or undefined when it can: every formula a row meets for its life
+ * — its margin (the divisor of every ROE, so it must not round to 0), the PNL and ROE at its entry and at its
+ * stop, the stop and take-profit prices, the fees at both — runs once here. A route refuses such a record before
+ * it is stored (routes/trade_client), and the monitor leaves a stored one out instead of failing its start
+ * (engine/trade-monitor.ts). The contracts' digit bounds (contracts/trades.ts tradeAmount) keep ordinary input
+ * inside; this catches what their combination still breaks (a margin of 0, a product out of range).
+ */
+export function pricingProblem(
+  p: TradePosition & { trade_stop_loss_percent: number; trade_take_profit_percent: number },
+  prices: { stop?: string | null; openCommission?: string | null; pricePrecision: number },
+): string | undefined {
+  try {
+    const margin = positionMargin(p);
+    if (compareDecimals(margin, 0) <= 0) return 'the position’s margin rounds to 0';
+    const stop = prices.stop ?? expectedStopPrice(p, prices.pricePrecision);
+    const takeProfit = priceAtRoe(p, p.trade_take_profit_percent, prices.pricePrecision);
+    const fees = tradeFees(prices.openCommission ?? null, p);
+    for (const price of [p.trade_open_price, stop, takeProfit]) {
+      const { pnl } = pnlAndRoe(p, price, margin);
+      if (fees) netPnlAndRoe(pnl, fees.open, closeCommissionAt(fees, price), margin);
+    }
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -5,7 +5,7 @@
 // exchange confirms loses its open_incomplete / position_missing error, and an open that was interrupted after
 // its market order (a server killed mid-open, docs/decisions.md "Faults") gets its stop placed then. Every change
 // is pushed to the owner's sockets.
-import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import { TradeError, TradeStatus, TradeTokenMessage, exitsHeldByExchange } from '../../../contracts';
 import { ExchangeClient, ExchangeError } from '../../../shared-core/exchange-client';
 import { serverExchangeClient } from './exchange-transport';
@@ -227,6 +227,8 @@ export class TradeReconciler {
           isNotNull(trades.trade_error),
           and(eq(trades.trade_phase, OPENING_PHASE), lt(trades.trade_create_timestamp, staleBefore)),
         ),
+        // A row trade-core cannot price (issue 52) has nothing a repair could compute: it stays as it is.
+        or(isNull(trades.trade_error), ne(trades.trade_error, TradeError.UNPRICEABLE)),
       ),
     );
   }

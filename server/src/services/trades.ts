@@ -22,7 +22,7 @@ import { signals } from '../db/schema-signals';
 import { trades, type NewTradeRow, type TradeRow } from '../db/schema-trades';
 import { HttpError } from '../http-error';
 import { findPlatform, type PlatformRecord } from './platforms';
-import { expectedStopPrice, initialTrailingLevel } from './trade-math';
+import { expectedStopPrice, initialTrailingLevel, pricingProblem } from './trade-math';
 import { openingCostColumns, type OpeningCostsInput } from './trade-costs';
 
 export type SymbolRow = typeof symbols.$inferSelect;
@@ -323,6 +323,30 @@ export function announceTradeWrite(db: Database, userUuid: string): void {
 /** Inserts a trade (phase 'opening' without a position); a second trade for the signal is 409. */
 export async function insertTrade(db: Database, input: NewTrade): Promise<TradeRow> {
   const { origin, settings, position } = input;
+  if (position?.trade_open_price && position.trade_quantity) {
+    // Refused before anything is stored: a row trade-core cannot price would fail every reader (issue 52).
+    const problem = pricingProblem(
+      {
+        trade_direction: origin.signal.direction === 'SELL' ? 'SELL' : 'BUY',
+        trade_open_price: position.trade_open_price,
+        trade_quantity: position.trade_quantity,
+        trade_leverage: settings.trade_leverage,
+        trade_stop_loss_percent: settings.trade_stop_loss_percent,
+        trade_take_profit_percent: settings.trade_take_profit_percent,
+      },
+      {
+        stop: position.trade_stop_price,
+        openCommission: position.trade_open_commission,
+        pricePrecision: origin.symbol.symbol_price_precision,
+      },
+    );
+    if (problem) {
+      throw new HttpError(
+        400,
+        `trade_quantity: with this trade_open_price the position cannot be priced (${problem})`,
+      );
+    }
+  }
   try {
     const [row] = await db
       .insert(trades)
