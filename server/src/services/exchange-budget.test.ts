@@ -11,6 +11,7 @@ import {
   ExchangeBudget,
   NEW_KEYS_SHARE,
   NEW_KEY_WEIGHT,
+  ORDERS_PER_10S,
   PROTECT_SHARE,
   READ_SHARE,
   TRADER_SHARE,
@@ -52,9 +53,13 @@ describe('call costs', () => {
       for (const method of methods)
         expect(CALL_COSTS[`${method} ${path}`], `${method} ${path}`).toBeDefined();
     }
-    expect(costOf('GET', '/fapi/v2/account', '')).toEqual({ weight: 5, protective: false });
-    expect(costOf('POST', '/fapi/v1/order', '')).toEqual({ weight: 0, protective: true });
-    expect(costOf('DELETE', '/fapi/v1/algoOrder', '')).toEqual({ weight: 1, protective: true });
+    expect(costOf('GET', '/fapi/v2/account', '')).toEqual({ weight: 5, protective: false, newOrder: false });
+    expect(costOf('POST', '/fapi/v1/order', '')).toEqual({ weight: 0, protective: true, newOrder: true });
+    expect(costOf('DELETE', '/fapi/v1/algoOrder', '')).toEqual({
+      weight: 1,
+      protective: true,
+      newOrder: false,
+    });
     expect(costOf('GET', '/fapi/v1/klines', 'limit=1500').weight).toBe(10);
     expect(costOf('GET', '/fapi/v1/klines', 'limit=99').weight).toBe(1);
     expect(costOf('GET', '/fapi/v1/premiumIndex', '').weight).toBe(10);
@@ -179,5 +184,112 @@ describe('a new key that the exchange accepts', () => {
     // Refused ones keep spending it.
     for (let i = 0; i < NEW_KEY_WEIGHT / 5; i += 1) b.admit(account({ trader: 'a', provenKey: false }));
     expect(() => b.admit(account({ trader: 'a', provenKey: false }))).toThrow(BudgetRefusal);
+  });
+});
+
+describe('a fair share of the address (issue 52)', () => {
+  /** Reads of 5 until the budget refuses; answers the weight admitted. */
+  function flood(b: ExchangeBudget, trader: string): number {
+    let spent = 0;
+    for (;;) {
+      try {
+        b.admit(account({ trader, provenKey: true }));
+        spent += 5;
+      } catch (error) {
+        expect(error).toBeInstanceOf(BudgetRefusal);
+        return spent;
+      }
+    }
+  }
+
+  it('shrinks as more traders are active, and five flooding accounts leave a sixth its page, open and close', () => {
+    const { budget: b } = budget();
+    const alone = flood(b, 'flooder-0');
+    expect(alone).toBe(Math.floor(DEFAULT_WEIGHT_LIMIT * TRADER_SHARE));
+    // Four more: each gets less than the first, as the share is divided among those active.
+    const others = [1, 2, 3, 4].map((n) => flood(b, `flooder-${n}`));
+    expect(others.at(-1)!).toBeLessThan(alone);
+    // Flooding again in the same minute gets nothing more.
+    for (let n = 0; n < 5; n += 1) expect(flood(b, `flooder-${n}`)).toBe(0);
+    expect(b.used(URL_A)).toBeLessThan(DEFAULT_WEIGHT_LIMIT * READ_SHARE);
+    // A sixth trader: balance and position (10), the open's leverage, margin type and bracket reads, the order
+    // and the stop (orders cost no weight), then a close and its cancel.
+    const sixth = { trader: 'sixth', provenKey: true };
+    b.admit(account(sixth));
+    b.admit({ ...account(sixth), path: '/fapi/v2/positionRisk' });
+    b.admit({ ...account(sixth), method: 'POST', path: '/fapi/v1/leverage' });
+    b.admit({ ...account(sixth), method: 'POST', path: '/fapi/v1/marginType' });
+    b.admit({ ...account(sixth), path: '/fapi/v1/leverageBracket' });
+    b.admit({ ...order, ...sixth });
+    b.admit({ ...order, ...sixth, path: '/fapi/v1/algoOrder' });
+    b.admit({ ...account(sixth), path: '/fapi/v1/userTrades' });
+    b.admit({ ...order, ...sixth });
+    b.admit({ ...cancel, ...sixth });
+    // A seventh and an eighth still get their first page read.
+    b.admit(account({ trader: 'seventh', provenKey: true }));
+    b.admit(account({ trader: 'eighth', provenKey: true }));
+  });
+
+  it("lets a trader's protective calls past the share, up to a bound of their own", () => {
+    const { budget: b } = budget();
+    flood(b, 'a');
+    b.admit({ ...cancel, trader: 'a' });
+    let cancels = 1;
+    for (; cancels < 1000; cancels += 1) {
+      try {
+        b.admit({ ...cancel, trader: 'a' });
+      } catch {
+        break;
+      }
+    }
+    expect(cancels).toBeGreaterThan(10);
+    expect(cancels).toBeLessThan(1000);
+  });
+});
+
+describe("an account's own limits (issue 52)", () => {
+  const keyed = (apiKey: string, trader: string) => ({ ...order, trader, apiKey });
+
+  it("a -1015 pauses that key's new orders for the exchange's window, not the address", () => {
+    const { clock, budget: b } = budget();
+    b.admit(keyed('key-a', 'a'));
+    b.observe(URL_A, 429, () => undefined, {
+      apiKey: 'key-a',
+      body: '{"code":-1015,"msg":"Too many new orders; current limit is 300 orders per 10 seconds."}',
+    });
+    expect(b.blockedUntil(URL_A)).toBe(0);
+    const refused = refusal(() => b.admit(keyed('key-a', 'a')));
+    expect(refused.message).toMatch(/this API key's new orders/);
+    expect(refused.retryAfterS).toBeLessThanOrEqual(10);
+    // The same trader's reads and cancels, another key's orders: not paused.
+    b.admit(account({ trader: 'a', provenKey: true }));
+    b.admit({ ...cancel, trader: 'a', apiKey: 'key-a' });
+    b.admit(keyed('key-b', 'b'));
+    clock.now += 10_000;
+    b.admit(keyed('key-a', 'a'));
+  });
+
+  it("an order-count header at its limit is the account's too; an IP-weight 429 (-1003) still stops everyone", () => {
+    const { budget: b } = budget();
+    b.observe(URL_A, 429, (name) => (name === 'x-mbx-order-count-1m' ? '1200' : undefined), {
+      apiKey: 'key-a',
+    });
+    expect(b.blockedUntil(URL_A)).toBe(0);
+    expect(() => b.admit(keyed('key-a', 'a'))).toThrow(BudgetRefusal);
+    b.observe(URL_A, 429, (name) => (name === 'retry-after' ? '30' : undefined), {
+      apiKey: 'key-b',
+      body: '{"code":-1003,"msg":"Too many requests; current limit is 2400 requests per minute."}',
+    });
+    expect(b.blockedUntil(URL_A)).toBeGreaterThan(0);
+    expect(() => b.admit(keyed('key-c', 'c'))).toThrow(BudgetRefusal);
+  });
+
+  it("caps each trader's new orders at the exchange's per-10 s count before they reach it", () => {
+    const { clock, budget: b } = budget();
+    for (let i = 0; i < ORDERS_PER_10S; i += 1) b.admit(keyed('key-a', 'a'));
+    expect(refusal(() => b.admit(keyed('key-a2', 'a'))).message).toMatch(/per 10 s/);
+    b.admit(keyed('key-b', 'b'));
+    clock.now += 10_000;
+    b.admit(keyed('key-a', 'a'));
   });
 });

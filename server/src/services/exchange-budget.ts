@@ -12,13 +12,21 @@
 //   (they spend the account's order count, X-MBX-ORDER-COUNT-*, which is the account's own);
 // - after an exchange 429 or 418 nothing is sent to that exchange until its Retry-After has passed (the
 //   breaker), for every trader at once;
-// - each trader has a fair share of the weight (TRADER_SHARE), and a key the exchange has never accepted for
-//   that trader only a small allowance (NEW_KEY_WEIGHT), within a small pool for all such keys together
-//   (NEW_KEYS_SHARE): a flood of made-up keys costs the shared budget almost nothing. A request that the
-//   exchange answers with a 2xx gives its allowance back (the key was real), so adding keys costs nothing.
+// - each trader has a fair share of the weight (issue 52): the read ceiling less a reserve (NEWCOMER_RESERVE),
+//   divided among the traders active this minute, never more than TRADER_SHARE; the reserve is kept for traders
+//   who have spent little this minute (NEWCOMER_WEIGHT), so five or fifty flooding accounts still leave a sixth
+//   its page and its open; protective calls of a trader pass beyond the share up to PROTECTIVE_TRADER_WEIGHT;
+// - a key the exchange has never accepted for that trader gets only a small allowance (NEW_KEY_WEIGHT), within
+//   a small pool for all such keys together (NEW_KEYS_SHARE): a flood of made-up keys costs the shared budget
+//   almost nothing. A request that the exchange answers with a 2xx gives its allowance back (the key was real);
+// - an account's own limits stay that account's (issue 52): the exchange's order-count answer (-1015, or a 429
+//   whose X-MBX-ORDER-COUNT-* is at the limit) pauses that API key's new orders for the exchange's window, never
+//   the address; and each trader's orders are capped at the exchange's per-10 s and per-minute order counts
+//   (ORDERS_PER_10S, ORDERS_PER_MINUTE) before they reach it. Only an IP-weight 429 or a 418 trips the breaker.
 // One budget per exchange origin in this process: each exchange counts our address apart. Instances that share
 // an address share the exchange's count through the header, and the breaker through PostgreSQL
 // (exchange_pauses, exchange-pauses.ts).
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { HttpError } from '../http-error';
 
@@ -28,8 +36,17 @@ export const DEFAULT_WEIGHT_LIMIT = 2400;
 export const READ_SHARE = 0.8;
 /** Orders' cancels and other protective calls stop here, short of the exchange's own refusal. */
 export const PROTECT_SHARE = 0.95;
-/** One trader's weight a minute: a page reads 10, an open spends about 15; a quarter of the read ceiling. */
+/** Most of the limit one trader may spend in a minute, however few are active: a quarter of the read ceiling. */
 export const TRADER_SHARE = 0.2;
+/** Of the limit, kept below the read ceiling for traders who have spent little this minute. */
+export const NEWCOMER_RESERVE = 0.1;
+/** What a trader who came late may spend from the reserve: a page reads 10, an open about 15, a close 10. */
+export const NEWCOMER_WEIGHT = 40;
+/** A trader's protective calls (stops, closes, cancels) beyond the fair share, a minute. */
+export const PROTECTIVE_TRADER_WEIGHT = 60;
+/** Binance's ORDERS limits of an account (binance-fapi.md §1, the paper exchange's defaults). */
+export const ORDERS_PER_10S = 300;
+export const ORDERS_PER_MINUTE = 1200;
 /** Weight a minute for keys never accepted for this trader: a new key's check (5) and five retries. */
 export const NEW_KEY_WEIGHT = 30;
 /** All never-accepted keys together, of the limit: a flood of made-up keys from many accounts stops here. */
@@ -78,6 +95,9 @@ export const CALL_COSTS: Record<string, Cost> = {
   'DELETE /fapi/v1/listenKey': 1,
 };
 
+/** New orders: they spend the account's order count (ORDERS), not the address's weight. */
+const NEW_ORDERS = new Set(['POST /fapi/v1/order', 'POST /fapi/v1/algoOrder']);
+
 /** Calls that protect money (orders, closes, stops and their cancels): they may use the reserve above reads. */
 const PROTECTIVE = new Set([
   'POST /fapi/v1/order',
@@ -89,7 +109,11 @@ const PROTECTIVE = new Set([
 /** A call the table does not know costs this much (the largest of Binance's ordinary reads). */
 const UNKNOWN_CALL_WEIGHT = 20;
 
-export function costOf(method: string, path: string, query: string): { weight: number; protective: boolean } {
+export function costOf(
+  method: string,
+  path: string,
+  query: string,
+): { weight: number; protective: boolean; newOrder: boolean } {
   const name = `${method.toUpperCase()} ${path}`;
   const cost = CALL_COSTS[name];
   const weight =
@@ -98,7 +122,7 @@ export function costOf(method: string, path: string, query: string): { weight: n
       : typeof cost === 'number'
         ? cost
         : cost(new URLSearchParams(query));
-  return { weight, protective: PROTECTIVE.has(name) };
+  return { weight, protective: PROTECTIVE.has(name), newOrder: NEW_ORDERS.has(name) };
 }
 
 /** A request the budget keeps from leaving: 429 with Retry-After, before anything reaches the exchange. */
@@ -118,6 +142,16 @@ export interface ExchangeCall {
   trader?: string;
   /** False for a key the exchange has never accepted (a 2xx) for this trader. */
   provenKey?: boolean;
+  /** The API key the request is signed with (kept only as a digest): its order-count pause. */
+  apiKey?: string;
+}
+
+/** What observe reads of an answer beside its headers. */
+export interface ObservedAnswer {
+  /** The answer's body, read for the exchange's code when it is a 429. */
+  body?: string;
+  /** The API key the request was signed with. */
+  apiKey?: string;
 }
 
 interface Window {
@@ -125,9 +159,20 @@ interface Window {
   used: number;
 }
 
+/** A trader's spending at one exchange this minute, and its orders in the exchange's order windows. */
+interface TraderState {
+  all: Window;
+  newKeys: Window;
+  protective: Window;
+  orders10s: Window;
+  ordersMinute: Window;
+}
+
 interface ExchangeState {
   limit: number;
   window: Window;
+  /** Traders who have spent weight this minute (the divisor of the fair share). */
+  active: Window;
   /** Nothing leaves for this exchange before this time (the breaker). */
   blockedUntil: number;
   blockedBy?: number;
@@ -139,7 +184,10 @@ export interface BudgetLog {
 
 export class ExchangeBudget {
   private readonly exchanges = new Map<string, ExchangeState>();
-  private readonly traders = new LRUCache<string, { all: Window; newKeys: Window }>({ max: 100_000 });
+  /** Per exchange origin and trader. */
+  private readonly traders = new LRUCache<string, TraderState>({ max: 100_000 });
+  /** API-key digest → until when its new orders are paused (the exchange's order-count answer). */
+  private readonly keyPauses = new LRUCache<string, { until: number; detail: string }>({ max: 100_000 });
   private readonly newKeys = new Map<string, Window>();
   /** Pauses started here and not yet shared with other instances (exchange-pauses.ts). */
   private readonly tripped = new Map<string, { until: number; status: number }>();
@@ -178,9 +226,14 @@ export class ExchangeBudget {
         (state.blockedUntil - now) / 1000,
       );
     }
-    const { weight, protective } = costOf(call.method, call.path, call.query);
-    if (weight === 0) return NOTHING_TO_GIVE_BACK;
+    const { weight, protective, newOrder } = costOf(call.method, call.path, call.query);
     const toMinuteEnd = (MINUTE_MS - (now % MINUTE_MS)) / 1000;
+    const trader = call.trader === undefined ? undefined : this.trader(origin, call.trader);
+    if (newOrder) {
+      this.admitOrder(call, trader, now);
+      return NOTHING_TO_GIVE_BACK;
+    }
+    if (weight === 0) return NOTHING_TO_GIVE_BACK;
     const exchange = this.window(state.window);
     const ceiling = Math.floor(state.limit * (protective ? PROTECT_SHARE : READ_SHARE));
     if (exchange.used + weight > ceiling) {
@@ -189,17 +242,24 @@ export class ExchangeBudget {
         toMinuteEnd,
       );
     }
-    let trader: { all: Window; newKeys: Window } | undefined;
     let pool: Window | undefined;
-    if (call.trader !== undefined) {
-      trader = this.traders.get(call.trader) ?? { all: newWindow(now), newKeys: newWindow(now) };
-      this.traders.set(call.trader, trader);
-      const share = Math.floor(state.limit * TRADER_SHARE);
-      if (this.window(trader.all).used + weight > share) {
-        throw new BudgetRefusal(
-          `Too many exchange requests through Signaldesk: at most ${share} of the exchange's request weight a minute per trader`,
-          toMinuteEnd,
-        );
+    let protectiveSpent = false;
+    if (trader) {
+      const own = this.window(trader.all).used;
+      const fair = this.fairShare(state, own > 0);
+      // Above the reserve line only a trader who has spent little this minute goes on (NEWCOMER_RESERVE).
+      const reserveLine = Math.floor(state.limit * (READ_SHARE - NEWCOMER_RESERVE));
+      const inReserve = !protective && exchange.used + weight > reserveLine;
+      const overShare = own + weight > Math.max(fair, NEWCOMER_WEIGHT);
+      const lateButLight = own + weight <= NEWCOMER_WEIGHT;
+      if (overShare || (inReserve && !lateButLight)) {
+        if (!protective || this.window(trader.protective).used + weight > PROTECTIVE_TRADER_WEIGHT) {
+          throw new BudgetRefusal(
+            `Too many exchange requests through Signaldesk: at most ${Math.max(fair, NEWCOMER_WEIGHT)} of the exchange's request weight a minute per trader while ${this.window(state.active).used} traders are active`,
+            toMinuteEnd,
+          );
+        }
+        protectiveSpent = true;
       }
       if (call.provenKey === false) {
         pool = this.newKeys.get(origin) ?? newWindow(now);
@@ -215,10 +275,11 @@ export class ExchangeBudget {
           );
         }
       }
+      if (own === 0) this.window(state.active).used += 1;
     }
     const spent = [
       exchange,
-      ...(trader ? [trader.all] : []),
+      ...(trader ? [protectiveSpent ? trader.protective : trader.all] : []),
       ...(trader && pool ? [trader.newKeys, pool] : []),
     ];
     for (const window of spent) window.used += weight;
@@ -234,8 +295,17 @@ export class ExchangeBudget {
     };
   }
 
-  /** Reads an answer: the exchange's count of this minute, and a 429/418 with its Retry-After. */
-  observe(url: string, status: number, header: (name: string) => string | undefined): void {
+  /**
+   * Reads an answer: the exchange's count of this minute, and a 429/418 with its Retry-After. A 429 about the
+   * account's order count (-1015, or X-MBX-ORDER-COUNT-* at the limit) pauses that key's new orders for the
+   * exchange's window; only the others (IP weight, a 418) trip the breaker of the address.
+   */
+  observe(
+    url: string,
+    status: number,
+    header: (name: string) => string | undefined,
+    answer: ObservedAnswer = {},
+  ): void {
     const now = this.now();
     const origin = originOf(url);
     const state = this.state(origin);
@@ -244,6 +314,20 @@ export class ExchangeBudget {
     if (Number.isSafeInteger(used) && used > window.used) window.used = used;
     if (status !== 429 && status !== 418) return;
     const given = Number(header('retry-after'));
+    if (status === 429) {
+      const orderWindowMs = orderCountWindow(header, answer.body);
+      if (orderWindowMs !== undefined) {
+        const until =
+          Number.isFinite(given) && given > 0 ? now + given * 1000 : nextBoundary(now, orderWindowMs);
+        if (answer.apiKey !== undefined) {
+          this.keyPauses.set(keyDigest(answer.apiKey), {
+            until,
+            detail: `The exchange refused this API key's new orders: its order count (${orderWindowMs === 10_000 ? ORDERS_PER_10S + ' per 10 s' : ORDERS_PER_MINUTE + ' a minute'}) is reached`,
+          });
+        }
+        return;
+      }
+    }
     const pauseS = Number.isFinite(given) && given > 0 ? given : DEFAULT_PAUSE_S[status];
     this.block(origin, now + pauseS * 1000, status);
     this.tripped.set(origin, { until: state.blockedUntil, status });
@@ -268,18 +352,81 @@ export class ExchangeBudget {
     return taken;
   }
 
+  /**
+   * A new order: refused while its key is paused by the exchange's order-count answer, and beyond the
+   * exchange's order counts for the trader (counted here, before the exchange counts them).
+   */
+  private admitOrder(call: ExchangeCall, trader: TraderState | undefined, now: number): void {
+    if (call.apiKey !== undefined) {
+      const digest = keyDigest(call.apiKey);
+      const pause = this.keyPauses.get(digest);
+      if (pause && pause.until > now) throw new BudgetRefusal(pause.detail, (pause.until - now) / 1000);
+      if (pause) this.keyPauses.delete(digest);
+    }
+    if (!trader) return;
+    const per10s = this.window(trader.orders10s, 10_000);
+    const perMinute = this.window(trader.ordersMinute);
+    if (per10s.used + 1 > ORDERS_PER_10S) {
+      throw new BudgetRefusal(
+        `Too many new orders: at most ${ORDERS_PER_10S} per 10 s, the exchange's own limit`,
+        (nextBoundary(now, 10_000) - now) / 1000,
+      );
+    }
+    if (perMinute.used + 1 > ORDERS_PER_MINUTE) {
+      throw new BudgetRefusal(
+        `Too many new orders: at most ${ORDERS_PER_MINUTE} a minute, the exchange's own limit`,
+        (nextBoundary(now, MINUTE_MS) - now) / 1000,
+      );
+    }
+    per10s.used += 1;
+    perMinute.used += 1;
+  }
+
+  /** A trader's state at an exchange origin. */
+  private trader(origin: string, trader: string): TraderState {
+    const key = `${origin} ${trader}`;
+    let found = this.traders.get(key);
+    if (!found) {
+      const now = this.now();
+      found = {
+        all: newWindow(now),
+        newKeys: newWindow(now),
+        protective: newWindow(now),
+        orders10s: newWindow(now, 10_000),
+        ordersMinute: newWindow(now),
+      };
+      this.traders.set(key, found);
+    }
+    return found;
+  }
+
+  /**
+   * What one trader may spend this minute: the read ceiling less the newcomers' reserve, shared among the
+   * traders active this minute (this one counted), at most TRADER_SHARE of the limit.
+   */
+  private fairShare(state: ExchangeState, counted: boolean): number {
+    const active = this.window(state.active).used + (counted ? 0 : 1);
+    const room = Math.floor(state.limit * (READ_SHARE - NEWCOMER_RESERVE));
+    return Math.min(Math.floor(state.limit * TRADER_SHARE), Math.floor(room / active));
+  }
+
   private state(origin: string): ExchangeState {
     let state = this.exchanges.get(origin);
     if (!state) {
-      state = { limit: DEFAULT_WEIGHT_LIMIT, window: newWindow(this.now()), blockedUntil: 0 };
+      state = {
+        limit: DEFAULT_WEIGHT_LIMIT,
+        window: newWindow(this.now()),
+        active: newWindow(this.now()),
+        blockedUntil: 0,
+      };
       this.exchanges.set(origin, state);
     }
     return state;
   }
 
-  /** The window, emptied when its minute is over (fixed windows, as the exchange counts). */
-  private window(window: Window): Window {
-    const minute = Math.floor(this.now() / MINUTE_MS);
+  /** The window, emptied when its minute (or `spanMs`) is over (fixed windows, as the exchange counts). */
+  private window(window: Window, spanMs = MINUTE_MS): Window {
+    const minute = Math.floor(this.now() / spanMs);
     if (window.minute !== minute) Object.assign(window, { minute, used: 0 });
     return window;
   }
@@ -294,8 +441,28 @@ export interface Admission {
 }
 const NOTHING_TO_GIVE_BACK: Admission = { keyAccepted: () => undefined, notSent: () => undefined };
 
-function newWindow(now: number): Window {
-  return { minute: Math.floor(now / MINUTE_MS), used: 0 };
+function newWindow(now: number, spanMs = MINUTE_MS): Window {
+  return { minute: Math.floor(now / spanMs), used: 0 };
+}
+
+const nextBoundary = (now: number, spanMs: number) => (Math.floor(now / spanMs) + 1) * spanMs;
+
+/** An API key as the pauses keep it: a digest, never the key. */
+const keyDigest = (apiKey: string) => createHash('sha256').update(apiKey).digest('base64url');
+
+/**
+ * The order window (ms) a 429 is about when it is the account's order count: Binance's -1015 ("… orders per
+ * 10 seconds" / "per minute"), or an order-count header at its limit; undefined for any other 429.
+ */
+function orderCountWindow(
+  header: (name: string) => string | undefined,
+  body: string | undefined,
+): number | undefined {
+  if (body !== undefined && /"code"\s*:\s*-1015\b/.test(body))
+    return /10 ?s(ec|econds)?/i.test(body) ? 10_000 : MINUTE_MS;
+  if (Number(header('x-mbx-order-count-10s')) >= ORDERS_PER_10S) return 10_000;
+  if (Number(header('x-mbx-order-count-1m')) >= ORDERS_PER_MINUTE) return MINUTE_MS;
+  return undefined;
 }
 
 function originOf(url: string): string {

@@ -87,6 +87,7 @@ export class ExchangeRelay {
       query: relayed.query,
       trader: relayed.userUuid,
       provenKey: owner === relayed.userUuid,
+      apiKey: relayed.apiKey,
     });
     // Remembered before it leaves, in the database (every instance sees it): a copy that arrives while the
     // first is in flight, or at another instance, is refused too.
@@ -102,7 +103,10 @@ export class ExchangeRelay {
       if (error instanceof HttpError && error.statusCode === 502) admission.notSent();
       throw error;
     }
-    exchangeBudget.observe(relayed.baseUrl, answer.status, (name) => answer.headers[name]);
+    exchangeBudget.observe(relayed.baseUrl, answer.status, (name) => answer.headers[name], {
+      body: answer.body,
+      apiKey: relayed.apiKey,
+    });
     if (acceptsKey(answer)) {
       admission.keyAccepted();
       if (owner === undefined) this.owners.set(digest, await bindRelayKey(this.db, digest, relayed.userUuid));

@@ -36,6 +36,7 @@ export async function budgetedFetch(
   who: { trader?: string; newKey?: boolean } = {},
 ): Promise<Response> {
   const url = new URL(input);
+  const apiKey = new Headers(init.headers).get('x-mbx-apikey') ?? undefined;
   let admission: Admission;
   try {
     admission = exchangeBudget.admit({
@@ -45,6 +46,7 @@ export async function budgetedFetch(
       query: url.search.slice(1),
       trader: who.trader,
       provenKey: who.newKey ? false : undefined,
+      apiKey,
     });
   } catch (error) {
     if (!(error instanceof BudgetRefusal)) throw error;
@@ -69,7 +71,18 @@ export async function budgetedFetch(
     if (!timedOut) admission.notSent();
     throw error;
   }
-  exchangeBudget.observe(url.href, response.status, (name) => response.headers.get(name) ?? undefined);
+  // A 429's code tells the account's order count (-1015) from the address's weight: its body is read (a copy).
+  const body =
+    response.status === 429
+      ? await response
+          .clone()
+          .text()
+          .catch(() => undefined)
+      : undefined;
+  exchangeBudget.observe(url.href, response.status, (name) => response.headers.get(name) ?? undefined, {
+    body,
+    apiKey,
+  });
   if (response.ok) admission.keyAccepted();
   return response;
 }

@@ -700,6 +700,50 @@ describe('the exchange budget of our address (services/exchange-budget.ts)', () 
     }
   }
 
+  it("an account's order count (-1015) pauses that key's orders only: its reads and another trader's orders go on", async () => {
+    await withExchangeLimits(async (limits, _saved, account, client) => {
+      exchange.admin.setPrice('ADAUSDT', '0.9');
+      // The exchange's order count of this account, made small: 3 new orders per 10 s.
+      Object.assign(limits, { ordersPer10s: 3 });
+      const order = () =>
+        client.placeMarketOrder({
+          symbol: 'ADAUSDT',
+          side: 'BUY',
+          quantity: '10',
+          newClientOrderId: `t-${randomBytes(6).toString('hex')}`,
+        });
+      let refused: ExchangeError | undefined;
+      // Until the exchange refuses (a turn of its 10-s window in between only adds an order or two).
+      for (let i = 0; i < 12 && !refused; i += 1) {
+        try {
+          await order();
+        } catch (error) {
+          refused = error as ExchangeError;
+        }
+      }
+      expect(refused?.status).toBe(429);
+      expect(refused?.code).toBe(-1015);
+      const seen = exchange.exchange.requests.of(account.apiKey).length;
+      // Its next order is refused by Signaldesk itself, without reaching the exchange, for the exchange's window.
+      const paused = await errorOf(order());
+      expect(paused.status).toBe(429);
+      expect(paused.message).toMatch(/this API key's new orders/);
+      expect(exchange.exchange.requests.of(account.apiKey)).toHaveLength(seen);
+      // The account's reads, and another trader's orders, are not paused: our address was never refused.
+      expect((await client.getAccount()).total_wallet_balance).toBeGreaterThan(0);
+      const other = exchange.admin.createAccount('5000');
+      const { client: otherClient } = relayClient(other, traderA);
+      await otherClient.getAccount();
+      const filled = await otherClient.placeMarketOrder({
+        symbol: 'ADAUSDT',
+        side: 'BUY',
+        quantity: '10',
+        newClientOrderId: `t-${randomBytes(6).toString('hex')}`,
+      });
+      expect(Number(filled.executedQty)).toBe(10);
+    });
+  });
+
   it("after the exchange's 418 nothing reaches it until its Retry-After has passed, for every trader", async () => {
     await withExchangeLimits(async (limits, saved, account, client) => {
       // Our address goes on after 429s (sent straight to the exchange, not through the budget): banned for 2 s.
