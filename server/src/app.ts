@@ -11,6 +11,8 @@ import type { Database } from './db';
 import { bitcoinInformation } from './engine/bitcoin-information';
 import type { MarketFeed } from './engine/market-feed';
 import { TradeMonitor } from './engine/trade-monitor';
+import type { WorkerResult, WorkerTask } from './engine/worker-entry';
+import { HEAVY_WORKERS, WorkerPool } from './services/worker-pool';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { loadMasterKey, SecretBox } from './services/secret-box';
@@ -48,6 +50,13 @@ import { resealServerEnvelopes } from './services/trade-tokens';
 import { announceTradeWrite, onTradeWrite } from './services/trades';
 import { startInstance, type Instance, type InstanceOptions } from './instance';
 import { exchangeBudget } from './services/exchange-budget';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The worker threads of CPU-heavy work (engine/worker-entry.ts). */
+    heavyWork: WorkerPool<WorkerTask, WorkerResult>;
+  }
+}
 
 export interface AppDeps {
   feed: MarketFeed;
@@ -189,6 +198,13 @@ export async function buildApp(deps: AppDeps) {
     push: webPush,
   });
   app.decorate('tradeDesk', tradeDesk);
+  // The worker threads of the CPU-heavy work (the what-if replay, the analysis's lag scan): one pool for both.
+  const heavyWork = new WorkerPool<WorkerTask, WorkerResult>(
+    new URL('./engine/worker-entry.ts', import.meta.url),
+    HEAVY_WORKERS,
+  );
+  app.decorate('heavyWork', heavyWork);
+  app.addHook('onClose', () => heavyWork.close());
   if (deps.bus) {
     // Trade writes of other instances announced while the bus was down are lost: forget every cached list.
     const stop = deps.bus.onResume(() => tradeDesk.openTrades.invalidateAll());

@@ -102,17 +102,22 @@ export function selectKlines(
   query: KlineQuery,
 ): Candle1m[] {
   const span = intervalSpan(query.interval);
+  // endTime selects klines by their open time; each is whole (Binance does not cut a kline at endTime): the
+  // minutes are read to the end of the kline that endTime falls in.
+  const endTime = query.endTime;
+  const readTo = endTime === undefined ? undefined : bucketStart(query.interval, endTime) + span - 1;
+  const opensBy = (row: Candle1m) => endTime === undefined || row.openTime <= endTime;
   if (query.startTime !== undefined) {
     const startTime = query.startTime;
     const from = bucketStart(query.interval, startTime);
-    const to = Math.min(query.endTime ?? Number.MAX_SAFE_INTEGER, from + (query.limit + 1) * span);
+    const to = Math.min(readTo ?? Number.MAX_SAFE_INTEGER, from + (query.limit + 1) * span);
     return aggregate(query.interval, read(from, to))
-      .filter((row) => row.openTime >= startTime)
+      .filter((row) => row.openTime >= startTime && opensBy(row))
       .slice(0, query.limit);
   }
-  const to = Math.min(query.endTime ?? now, now);
+  const to = Math.min(readTo ?? now, now);
   const from = bucketStart(query.interval, to) - (query.limit + 1) * span;
-  return aggregate(query.interval, read(from, to)).slice(-query.limit);
+  return aggregate(query.interval, read(from, to)).filter(opensBy).slice(-query.limit);
 }
 
 export interface KlineDecimals {

@@ -1,7 +1,7 @@
 // The what-if replay's computation (issue 42; docs/server.md "The what-if replay"): the stored signals and
 // candles of a range, in the compact form the loader (what-if-data.ts) keeps them in, traded minute by minute by
 // the one replay (trade-replay.ts) with a trader's settings, and summed up. Pure and synchronous: it runs in a
-// worker thread (what-if-worker.ts), never on the server's event loop.
+// worker thread (worker-entry.ts), never on the server's event loop.
 //
 // Candles travel as integers: each price is its decimal text with the point removed (97000.10 at scale 2 is
 // 9700010), exact in a float64 up to 2^53, and turned back into the same decimal text before any math — the money

@@ -21,6 +21,8 @@ const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 
 /** One worker per core but one, the event loop's: at least 1, at most `max`. */
 export const workersFor = (max: number): number => Math.max(1, Math.min(max, availableParallelism() - 1));
+/** The process's pool of heavy work (the what-if replays and the analyses' lag scans): at most 2 workers. */
+export const HEAVY_WORKERS = workersFor(2);
 
 export class WorkerPool<I, O> {
   private readonly slots: Slot<I, O>[] = [];

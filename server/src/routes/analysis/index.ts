@@ -11,6 +11,7 @@ import {
   type AnalysisResult,
 } from '../../../../contracts';
 import { analyseRange, MarketDataUnavailableError } from '../../engine/analysis';
+import { AnalysisData } from '../../engine/analysis-data';
 import type { MarketFeed } from '../../engine/market-feed';
 import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
@@ -26,6 +27,8 @@ import { WorkSlots } from '../../services/work-slots';
 export const ANALYSES_AT_ONCE = 2;
 export const ANALYSES_WAITING = 32;
 const ANSWER_TTL_MS = 60_000;
+/** Retry-After of an analysis whose market data could not be read. */
+const MARKET_RETRY_S = 30;
 export const ANALYSIS_RUNNING = 'Your analysis is still running: try again when it is done';
 export const ANALYSIS_BUSY = 'The server is busy with analyses: try again in a few seconds';
 
@@ -38,6 +41,8 @@ export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async
     busy: ANALYSIS_BUSY,
   });
   const answers = new LRUCache<string, AnalysisResult>({ max: 256, ttl: ANSWER_TTL_MS });
+  // The market data and signals of every analysis, read once for all of them (issue 52).
+  const data = new AnalysisData(app.db, feed);
 
   app.post(
     '/get_analysis/',
@@ -64,14 +69,23 @@ export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async
       if (known) return { result: known };
       try {
         return await slots.run(request.userUuid, reply, async () => {
-          const result = await analyseRange(app.db, feed, range);
+          const result = await analyseRange(
+            data,
+            range,
+            (input) => app.heavyWork.run({ kind: 'lag-scan', input }) as Promise<AnalysisResult>,
+          );
           answers.set(key, result);
           return { result };
         });
       } catch (error) {
         if (!(error instanceof MarketDataUnavailableError)) throw error;
         request.log.warn({ err: error.cause }, 'analysis: klines unavailable');
-        throw new HttpError(503, error.message);
+        // Says what is missing and when to ask again (issue 52): never a bare 5xx.
+        throw new HttpError(
+          503,
+          `${error.message}: bitcoin's 5-minute prices of this range are neither stored nor readable from the exchange now`,
+          MARKET_RETRY_S,
+        );
       }
     },
   );

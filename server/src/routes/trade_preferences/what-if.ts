@@ -21,19 +21,18 @@ import {
   type WhatIfResult,
 } from '../../../../contracts';
 import { EXCHANGE_ORDER_FILTERS, type ReplaySettings } from '../../engine/trade-replay';
-import type { WhatIfInput } from '../../engine/what-if';
 import { WhatIfStore } from '../../engine/what-if-data';
 import { HttpError } from '../../http-error';
 import { bearerSecurity } from '../../services/access-token';
 import { findPlatform } from '../../services/platforms';
 import { replaySettingsOf } from '../../engine/replay-settings';
-import { WorkerPool, workersFor } from '../../services/worker-pool';
+import { HEAVY_WORKERS } from '../../services/worker-pool';
 import { WorkSlots } from '../../services/work-slots';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 /** Workers (and so replays at once): one per core but the event loop's, at most 2. */
-export const WHAT_IF_AT_ONCE = workersFor(2);
+export const WHAT_IF_AT_ONCE = HEAVY_WORKERS;
 export const WHAT_IF_WAITING = 32;
 const ANSWER_TTL_MS = 10 * 60_000;
 export const WHAT_IF_RUNNING = 'Your replay is still running: try again when it is done';
@@ -63,11 +62,7 @@ function withQuery(saved: ReplaySettings, query: WhatIfQuery): ReplaySettings {
 
 export const whatIfRoutes: FastifyPluginAsyncZod = async (app) => {
   const store = new WhatIfStore(app.db, app.clock);
-  const pool = new WorkerPool<WhatIfInput, WhatIfResult>(
-    new URL('../../engine/what-if-worker.ts', import.meta.url),
-    WHAT_IF_AT_ONCE,
-  );
-  app.addHook('onClose', () => pool.close());
+  const pool = app.heavyWork;
   const slots = new WorkSlots({
     atOnce: WHAT_IF_AT_ONCE,
     waiting: WHAT_IF_WAITING,
@@ -121,18 +116,24 @@ export const whatIfRoutes: FastifyPluginAsyncZod = async (app) => {
       ]);
       const joined = running.get(question);
       if (joined) return { result: await joined };
-      const replay = slots.run(request.userUuid, reply, () =>
-        pool.run({
-          userUuid: request.userUuid,
-          platformUuid: platform.platform_uuid,
-          fromMs,
-          toMs,
-          symbols: data.symbols,
-          neurons: data.neurons,
-          days: data.days,
-          settings,
-          orderFilters: EXCHANGE_ORDER_FILTERS,
-        }),
+      const replay = slots.run(
+        request.userUuid,
+        reply,
+        () =>
+          pool.run({
+            kind: 'what-if',
+            input: {
+              userUuid: request.userUuid,
+              platformUuid: platform.platform_uuid,
+              fromMs,
+              toMs,
+              symbols: data.symbols,
+              neurons: data.neurons,
+              days: data.days,
+              settings,
+              orderFilters: EXCHANGE_ORDER_FILTERS,
+            },
+          }) as Promise<WhatIfResult>,
       );
       running.set(question, replay);
       try {
