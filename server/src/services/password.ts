@@ -1,7 +1,8 @@
 // Password hashing with scrypt (memory-hard, node:crypto). Stored as scrypt$N$r$p$salt$hash (base64url) so
 // the cost can be raised later while old hashes still verify. Hashes run through a bounded queue: two at a
 // time (128 MiB and about 0.4 s of one core each), at most HASH_QUEUE_LIMIT waiting; beyond that a caller is
-// refused at once (HashQueueFullError) instead of waiting behind a flood of logins it cannot see the end of.
+// refused at once (HashQueueFullError) instead of waiting behind a flood of logins it cannot see the end of, and
+// none waits longer than HASH_WAIT_LIMIT_MS (refused then too).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { HttpError } from '../http-error';
 
@@ -58,40 +59,110 @@ export class HashQueueFullError extends HttpError {
 }
 
 let running = 0;
-const waiting: (() => void)[] = [];
-/**
- * Logins from a browser where the trader logged in before (a login-device cookie, issue 38 item 3): served
- * before the others when a slot frees, and not refused while this lane has room, so a flood of logins for
- * unknown e-mails from many addresses cannot keep an owner out. The cookie proves an earlier success for that
- * e-mail, so the lane tells an attacker nothing about which e-mails exist.
- */
-const priorityWaiting: (() => void)[] = [];
-export const PRIORITY_QUEUE_LIMIT = 16;
 
-async function withSlot<T>(work: () => Promise<T>, priority = false): Promise<T> {
-  // A finishing hash hands its slot straight to the next waiter, so `running` never exceeds the limit.
-  if (running < MAX_CONCURRENT) running += 1;
-  else if (priority) {
-    if (priorityWaiting.length >= PRIORITY_QUEUE_LIMIT) throw new HashQueueFullError();
-    await new Promise<void>((resolve) => priorityWaiting.push(resolve));
-  } else if (waiting.length >= HASH_QUEUE_LIMIT) throw new HashQueueFullError();
-  else await new Promise<void>((resolve) => waiting.push(resolve));
+interface Waiter {
+  resolve: () => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+const waiting: Waiter[] = [];
+/**
+ * Logins from a browser where the trader logged in before (a login-device cookie, issue 38 item 3): not refused
+ * while this lane has room, so a flood of logins for unknown e-mails from many addresses cannot keep an owner out.
+ * The cookie proves an earlier success for that e-mail, so the lane tells an attacker nothing about which e-mails
+ * exist. One e-mail holds at most FAST_LANE_PER_EMAIL places in it (waiting or hashing, issue 52; a second login
+ * of that e-mail meanwhile is answered busy): the cookie of one account, copied into any number of loops, cannot
+ * fill the lane (nor take both slots) that every other owner relies on.
+ */
+const priorityWaiting: Waiter[] = [];
+export const PRIORITY_QUEUE_LIMIT = 16;
+export const FAST_LANE_PER_EMAIL = 1;
+/** The fast lane's logins per e-mail, waiting or hashing. */
+const fastLaneByEmail = new Map<string, number>();
+/**
+ * The longest a hash waits for a slot (issue 52): the queue's promise. With the lanes served in turn, the last of
+ * the 16 fast-lane waiters starts after about 10 hashes' time (4 s at 0.4 s a hash); a waiter still waiting at
+ * the limit (a busy machine) leaves the queue and is answered 429 with Retry-After, never left hanging.
+ */
+export const HASH_WAIT_LIMIT_MS = 5_000;
+/** When both lanes wait, a freed slot goes to the lane not served last: neither can starve the other. */
+let servedFastLaneLast = false;
+
+function nextWaiter(): Waiter | undefined {
+  const fast = priorityWaiting.length > 0 && (!servedFastLaneLast || waiting.length === 0);
+  servedFastLaneLast = fast;
+  return fast ? priorityWaiting.shift() : waiting.shift();
+}
+
+function wait(queue: Waiter[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const waiter: Waiter = {
+      resolve: () => {
+        clearTimeout(waiter.timer);
+        resolve();
+      },
+      timer: setTimeout(() => {
+        const at = queue.indexOf(waiter);
+        if (at >= 0) queue.splice(at, 1);
+        reject(new HashQueueFullError());
+      }, HASH_WAIT_LIMIT_MS),
+    };
+    waiter.timer.unref?.();
+    queue.push(waiter);
+  });
+}
+
+/** The lane a hash is asked for in: the fast lane of an e-mail (a login-device cookie), or the common one. */
+export interface HashLane {
+  fastLaneEmail?: string;
+}
+
+async function withSlot<T>(work: () => Promise<T>, lane: HashLane = {}): Promise<T> {
+  const email = lane.fastLaneEmail;
+  if (email !== undefined) {
+    const held = fastLaneByEmail.get(email) ?? 0;
+    if (held >= FAST_LANE_PER_EMAIL) throw new HashQueueFullError();
+    fastLaneByEmail.set(email, held + 1);
+  }
   try {
-    return await work();
+    // A finishing hash hands its slot straight to the next waiter, so `running` never exceeds the limit.
+    if (running < MAX_CONCURRENT) running += 1;
+    else if (email !== undefined) {
+      if (priorityWaiting.length >= PRIORITY_QUEUE_LIMIT) throw new HashQueueFullError();
+      await wait(priorityWaiting);
+    } else if (waiting.length >= HASH_QUEUE_LIMIT) throw new HashQueueFullError();
+    else await wait(waiting);
+    try {
+      return await work();
+    } finally {
+      const next = nextWaiter();
+      if (next) next.resolve();
+      else running -= 1;
+    }
   } finally {
-    const next = priorityWaiting.shift() ?? waiting.shift();
-    if (next) next();
-    else running -= 1;
+    if (email !== undefined) {
+      const held = (fastLaneByEmail.get(email) ?? 1) - 1;
+      if (held > 0) fastLaneByEmail.set(email, held);
+      else fastLaneByEmail.delete(email);
+    }
   }
 }
 
 /** Whether a hash asked for now would be refused: lets a caller skip work it would have to undo. */
-export function hashQueueFull(priority = false): boolean {
+export function hashQueueFull(lane: HashLane = {}): boolean {
+  const email = lane.fastLaneEmail;
+  if (email !== undefined && (fastLaneByEmail.get(email) ?? 0) >= FAST_LANE_PER_EMAIL) return true;
   if (running < MAX_CONCURRENT) return false;
-  return priority ? priorityWaiting.length >= PRIORITY_QUEUE_LIMIT : waiting.length >= HASH_QUEUE_LIMIT;
+  return email !== undefined
+    ? priorityWaiting.length >= PRIORITY_QUEUE_LIMIT
+    : waiting.length >= HASH_QUEUE_LIMIT;
 }
 
-function derive(password: string, salt: Buffer, options: ScryptOptions, priority = false): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  options: ScryptOptions,
+  lane: HashLane = {},
+): Promise<Buffer> {
   return withSlot(
     () =>
       new Promise<Buffer>((resolve, reject) => {
@@ -103,7 +174,7 @@ function derive(password: string, salt: Buffer, options: ScryptOptions, priority
           (error, key) => (error ? reject(error) : resolve(key)),
         );
       }),
-    priority,
+    lane,
   );
 }
 
@@ -116,7 +187,11 @@ export async function hashPassword(password: string): Promise<string> {
   return encode(salt, await derive(password, salt, made), made);
 }
 
-export async function verifyPassword(password: string, stored: string, priority = false): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  lane: HashLane = {},
+): Promise<boolean> {
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
@@ -124,7 +199,7 @@ export async function verifyPassword(password: string, stored: string, priority 
     password,
     Buffer.from(salt, 'base64url'),
     { N: Number(n), r: Number(r), p: Number(p) },
-    priority,
+    lane,
   );
   return key.length === expected.length && timingSafeEqual(key, expected);
 }

@@ -1,8 +1,8 @@
 // Failed-attempt limiter kept in the database, so every instance sharing it counts the same attempts
-// (DESIGN.md "Scale"). Used for logins (per e-mail and per client address) and trade token PINs (per user and
-// platform). Logins count an attempt before its outcome is known (reserve, then settle): checking "blocked?"
+// (DESIGN.md "Scale"). Used for logins (failures per e-mail and per client address, successes per e-mail) and
+// trade token PINs (per user and platform). Logins count an attempt before its outcome is known (reserve, then settle): checking "blocked?"
 // first and counting failures after a 0.4 s password hash let every one of 30 simultaneous guesses through.
-import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, lt, min, sql } from 'drizzle-orm';
 import type { Database } from '../db';
 import { rateLimitEvents } from '../db/schema';
 
@@ -77,6 +77,25 @@ export class RateLimiter {
       await tx.delete(rateLimitEvents).where(eq(rateLimitEvents.id, reservation.id));
       return undefined;
     });
+  }
+
+  /**
+   * Seconds until the oldest event of the subject still in the window leaves it (at least 1): the Retry-After
+   * of a refusal, when the next attempt may be counted.
+   */
+  async retryAfterS(subject: string): Promise<number> {
+    const [row] = await this.db
+      .select({ oldest: min(rateLimitEvents.created_at) })
+      .from(rateLimitEvents)
+      .where(
+        and(
+          eq(rateLimitEvents.scope, this.scope),
+          eq(rateLimitEvents.subject, subject),
+          gt(rateLimitEvents.created_at, this.windowStart()),
+        ),
+      );
+    const oldest = row?.oldest ? new Date(row.oldest).getTime() : this.clock();
+    return Math.max(1, Math.ceil((oldest + this.limit.windowMs - this.clock()) / 1000));
   }
 
   /** The attempt failed: it stays counted for the window. */

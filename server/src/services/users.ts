@@ -60,14 +60,16 @@ export async function checkCredentials(
   db: Database,
   email: string,
   password: string,
-  /** The login comes from a browser that logged in as this e-mail before (password.ts, the priority lane). */
-  priority = false,
+  /** The login comes from a browser that logged in as this e-mail before (password.ts, the fast lane). */
+  knownDevice = false,
 ): Promise<UserRecord | undefined> {
   const [user] = await db
     .select()
     .from(users)
     .where(eq(users.user_email, normalizeEmail(email)));
-  const matches = await verifyPassword(password, user?.password_hash ?? dummyPasswordHash(), priority);
+  const matches = await verifyPassword(password, user?.password_hash ?? dummyPasswordHash(), {
+    fastLaneEmail: knownDevice ? normalizeEmail(email) : undefined,
+  });
   return user && matches ? user : undefined;
 }
 

@@ -32,7 +32,13 @@ const REFRESH_COOKIE_PATH = '/api/auth/';
 export const LOGIN_ADDRESS_LIMIT = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
 /** Failed logins for one e-mail from all addresses within the window, then 429 even for the right password. */
 export const LOGIN_LIMIT = { maxFailures: 20, windowMs: 15 * 60 * 1000 };
+/**
+ * Logins of one e-mail, right password or still being checked, within the window (issue 52): a trader's own
+ * account cannot be looped into hundreds of sessions and hashes. Counted before the hash like the failures.
+ */
+export const LOGIN_SUCCESS_LIMIT = { maxFailures: 20, windowMs: 15 * 60 * 1000 };
 export const LOGIN_BLOCKED = 'Too many failed login attempts. Try again in 15 minutes';
+export const LOGIN_SUCCESS_BLOCKED = 'Too many logins for this e-mail. Try again in a few minutes';
 export const LOGIN_ADDRESS_BLOCKED =
   'Too many failed login attempts from this address. Try again in 15 minutes';
 
@@ -62,6 +68,7 @@ function clearRefreshCookie(reply: FastifyReply) {
 export const authRoutes: FastifyPluginAsyncZod<{ hub: SocketHub }> = async (app, { hub }) => {
   const loginLimiter = new RateLimiter(app.db, 'login', LOGIN_LIMIT, app.clock);
   const addressLimiter = new RateLimiter(app.db, 'login_address', LOGIN_ADDRESS_LIMIT, app.clock);
+  const successLimiter = new RateLimiter(app.db, 'login_success', LOGIN_SUCCESS_LIMIT, app.clock);
   // Tokens must never be cached by a browser or a proxy.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -83,35 +90,50 @@ export const authRoutes: FastifyPluginAsyncZod<{ hub: SocketHub }> = async (app,
       const email = normalizeEmail(request.body.user_email);
       const deviceProof = app.secretBox.digest('login device', email);
       const knownDevice = request.cookies[DEVICE_COOKIE] === deviceProof;
-      // Refused before anything is counted: a busy server is not a failed attempt.
-      if (hashQueueFull(knownDevice)) throw new HashQueueFullError();
-      // Both attempts are counted before the hash (reserve, then settle), the address first (IPv6 by /64).
-      const byAddress = await addressLimiter.reserve(addressGroup(request.ip));
-      if (!byAddress) throw new HttpError(429, LOGIN_ADDRESS_BLOCKED);
+      // Refused before anything is counted: a busy server is not a failed attempt. A known device waits in its
+      // e-mail's place of the fast lane (one at a time, services/password.ts).
+      if (hashQueueFull({ fastLaneEmail: knownDevice ? email : undefined })) throw new HashQueueFullError();
+      // Every attempt is counted before the hash (reserve, then settle): first among the e-mail's logins (the
+      // cheapest refusal of a looping account), then the address (IPv6 by /64), then the e-mail's failures.
+      // Refusals name when to come back (Retry-After).
+      const asLogin = await successLimiter.reserve(email);
+      if (!asLogin) {
+        throw new HttpError(429, LOGIN_SUCCESS_BLOCKED, await successLimiter.retryAfterS(email));
+      }
+      const address = addressGroup(request.ip);
+      const byAddress = await addressLimiter.reserve(address);
+      if (!byAddress) {
+        await successLimiter.release(asLogin);
+        throw new HttpError(429, LOGIN_ADDRESS_BLOCKED, await addressLimiter.retryAfterS(address));
+      }
       const byEmail = await loginLimiter.reserve(email);
       if (!byEmail) {
+        await successLimiter.release(asLogin);
         await addressLimiter.release(byAddress);
-        throw new HttpError(429, LOGIN_BLOCKED);
+        throw new HttpError(429, LOGIN_BLOCKED, await loginLimiter.retryAfterS(email));
       }
       let user;
       try {
         user = await checkCredentials(app.db, email, request.body.user_password, knownDevice);
       } catch (error) {
-        // Not tried (the queue filled meanwhile, or the database failed): not a failure.
+        // Not tried (the queue filled meanwhile or the wait ran out, or the database failed): not a failure.
         await addressLimiter.release(byAddress);
         await loginLimiter.release(byEmail);
+        await successLimiter.release(asLogin);
         throw error;
       }
       if (!user) {
         await addressLimiter.settleFailure(byAddress);
         await loginLimiter.settleFailure(byEmail);
+        await successLimiter.release(asLogin);
         // 400 rather than 401: a 401 would make the SPA try a token refresh (SPEC.md §7).
         throw new HttpError(400, 'Incorrect email or password');
       }
-      // A success clears the e-mail's failures; the address keeps its count (else an attacker with an account
-      // of their own could clear it between guesses at others').
+      // A success clears the e-mail's failures and stays counted among its logins; the address keeps its count
+      // (else an attacker with an account of their own could clear it between guesses at others').
       await addressLimiter.release(byAddress);
       await loginLimiter.reset(email);
+      await successLimiter.settleFailure(asLogin);
       const sessionUuid = randomUUID();
       setRefreshCookie(request, reply, await app.sessions.issueRefreshToken(user.user_uuid, sessionUuid));
       reply.setCookie(DEVICE_COOKIE, deviceProof, {
