@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import i18next, { type TFunction } from 'i18next';
 import { request } from 'undici';
 import webpush from 'web-push';
@@ -71,6 +71,9 @@ export const PUSH_SERVICE_HOSTS = [
 
 export const PUSH_ENDPOINT_REFUSED =
   'This push service is not one Signaldesk sends to; use a current Chrome, Edge, Firefox or Safari';
+/** 409: the endpoint is another trader's device, and the keys sent are not that device's. */
+export const PUSH_ENDPOINT_TAKEN =
+  "This device's notifications belong to another trader; log that trader out on it first";
 
 /** Whether the server may send to `endpoint`: https on a known push service, or an origin the operator added. */
 export function pushEndpointAllowed(endpoint: string, extraOrigins: readonly string[] = []): boolean {
@@ -180,7 +183,13 @@ export class WebPush {
     return this.options.keys.publicKey;
   }
 
-  /** Stores (or refreshes) a device's subscription for the trader and login; a device is one trader's. */
+  /**
+   * Stores (or refreshes) a device's subscription for the trader and login; a device is one trader's (issue 52).
+   * An endpoint stored for another trader passes to this one only with that subscription's own keys: a second
+   * trader in the same browser (the browser's one subscription, whose auth secret only it and we know), never
+   * someone who learnt the endpoint alone — they get 409 and the row stays as it was (one conditional upsert,
+   * so two traders racing cannot both win).
+   */
   async subscribe(userUuid: string, familyUuid: string | undefined, body: PushSubscribeBody): Promise<void> {
     if (!pushEndpointAllowed(body.endpoint, this.options.extraOrigins)) {
       throw new HttpError(400, PUSH_ENDPOINT_REFUSED);
@@ -193,10 +202,19 @@ export class WebPush {
       language: body.language,
     };
     const { db } = this.options;
-    await db
+    const stored = await db
       .insert(pushSubscriptions)
       .values({ endpoint: body.endpoint, ...values })
-      .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values });
+      .onConflictDoUpdate({
+        target: pushSubscriptions.endpoint,
+        set: values,
+        setWhere: or(
+          eq(pushSubscriptions.user_uuid, userUuid),
+          and(eq(pushSubscriptions.p256dh, body.keys.p256dh), eq(pushSubscriptions.auth, body.keys.auth)),
+        ),
+      })
+      .returning({ endpoint: pushSubscriptions.endpoint });
+    if (stored.length === 0) throw new HttpError(409, PUSH_ENDPOINT_TAKEN);
     // The oldest devices beyond the trader's allowance go.
     const own = await db
       .select({ endpoint: pushSubscriptions.endpoint })

@@ -35,7 +35,7 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Store this device's push subscription (PushSubscription.toJSON()) and the page's language",
         security: bearerSecurity,
         body: pushSubscribeBody,
-        response: { 200: pushSubscriptionAnswer, 400: errorBody, 401: errorBody },
+        response: { 200: pushSubscriptionAnswer, 400: errorBody, 401: errorBody, 409: errorBody },
       },
     },
     async (request) => {
