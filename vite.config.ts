@@ -76,6 +76,10 @@ export default defineConfig({
                   'server/src/services/web-push.test.ts',
                   // The candles' day rows: the live upsert of one minute, the bulk rows, the loader (issue 42).
                   'server/src/engine/candle-store.test.ts',
+                  // One trade per symbol across instances: the lock is PostgreSQL's (issue 52).
+                  'server/src/routes/trade_server/one-per-symbol.test.ts',
+                  // The analysis's day rows read back through the pg driver (issue 52).
+                  'server/src/engine/analysis-data.test.ts',
                 ],
                 env: { SIGNALDESK_TEST_DATABASE: 'postgres' },
                 testTimeout: 30_000,

@@ -1,6 +1,7 @@
 // /api/analysis/* (SPEC.md §7 POST /analysis/get_analysis/): the correlation of the published signals with
 // bitcoin's 5-minute returns over lags. Shapes and the series definitions in contracts/analysis.ts; the
 // computation in engine/analysis.ts.
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import {
@@ -40,7 +41,10 @@ export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async
     running: ANALYSIS_RUNNING,
     busy: ANALYSIS_BUSY,
   });
-  const answers = new LRUCache<string, AnalysisResult>({ max: 256, ttl: ANSWER_TTL_MS });
+  // Kept as the JSON sent (checked against the contract once, when made): a repeat costs no serialisation.
+  const answers = new LRUCache<string, string>({ max: 256, ttl: ANSWER_TTL_MS });
+  const send = (reply: FastifyReply, body: string) =>
+    reply.type('application/json; charset=utf-8').send(body as never);
   // The market data and signals of every analysis, read once for all of them (issue 52).
   const data = new AnalysisData(app.db, feed);
 
@@ -66,17 +70,19 @@ export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async
         .map((ms) => Math.floor(ms / ANALYSIS_BUCKET_MS))
         .join(':');
       const known = answers.get(key);
-      if (known) return { result: known };
+      if (known) return send(reply, known);
       try {
-        return await slots.run(request.userUuid, reply, async () => {
+        const body = await slots.run(request.userUuid, reply, async () => {
           const result = await analyseRange(
             data,
             range,
             (input) => app.heavyWork.run({ kind: 'lag-scan', input }) as Promise<AnalysisResult>,
           );
-          answers.set(key, result);
-          return { result };
+          const made = JSON.stringify(getAnalysisAnswer.parse({ result }));
+          answers.set(key, made);
+          return made;
         });
+        return send(reply, body);
       } catch (error) {
         if (!(error instanceof MarketDataUnavailableError)) throw error;
         request.log.warn({ err: error.cause }, 'analysis: klines unavailable');

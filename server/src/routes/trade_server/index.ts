@@ -2,6 +2,7 @@
 // the trade token with the PIN and runs the shared exchange steps (shared-core/trade-flow.ts) itself.
 // Opening stores the trade first (phase 'opening'; one trade per signal and user), so a retried create can
 // never open a second position; what the exchange answered decides what is kept (docs/decisions.md "Trading").
+import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { findFollowedAccount, followAccount } from '../../services/followed-accounts';
 import {
@@ -37,6 +38,7 @@ import {
   READY_PHASE,
   TRADE_ALREADY_CLOSED,
   DUPLICATE_TRADE,
+  announceTradeWrite,
   assertSymbolFree,
   OPENING_PHASE,
   TRADE_STILL_OPENING,
@@ -149,17 +151,25 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
       // Exits an earlier trade on the symbol left on the exchange would act on the new position (issue 35).
       await settleLeftoverExits(userUuid, origin, client);
       const row = await opening.run(userUuid, async () => {
-        // Again under the queue: an open that passed the check above beside another may not pass it now.
-        if (!earlier) await assertWithinRiskLimits(app.db, userUuid, app.clock());
-        await assertSymbolFree(app.db, userUuid, origin);
-        return insertTrade(app.db, {
-          user_uuid: userUuid,
-          origin,
-          settings: body,
-          trade_in_server_side: 1,
-          opening_order_id: clientOrderIds(body.signal_uuid).open,
-          now: desk.now(),
+        // Again under the queue, and under the trader's lock in the database (issue 52): the queue is this
+        // process's, the lock every instance's. An open that passed the check above beside another, here or on
+        // another instance, may not pass it now; the lock is held for the check and the insert only.
+        const inserted = await app.db.transaction(async (tx) => {
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`trade-open:${userUuid}`}))`);
+          if (!earlier) await assertWithinRiskLimits(tx, userUuid, app.clock());
+          await assertSymbolFree(tx, userUuid, origin);
+          return insertTrade(tx, {
+            user_uuid: userUuid,
+            origin,
+            settings: body,
+            trade_in_server_side: 1,
+            opening_order_id: clientOrderIds(body.signal_uuid).open,
+            now: desk.now(),
+          });
         });
+        // Told after the commit: the readers of this process cache by the database handle.
+        announceTradeWrite(app.db, userUuid);
+        return inserted;
       });
 
       let opened: OpenedPosition;

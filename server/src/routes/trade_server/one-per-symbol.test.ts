@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await createTestApp({ exchange });
 });
 afterAll(async () => {
-  for (const pair of ['SOLUSDT', 'XRPUSDT']) exchange?.admin.setPrice(pair, null);
+  for (const pair of ['SOLUSDT', 'XRPUSDT', 'BNBUSDT']) exchange?.admin.setPrice(pair, null);
   await t?.close();
   await exchange?.close();
 });
@@ -67,6 +67,38 @@ describe('one trade per symbol and exchange account, server mode (issue 36)', ()
     expect((await trader.open('SOLUSDT', 'BUY', '00000')).statusCode).toBe(403);
     expect((await trader.open('SOLUSDT', 'BUY')).json().detail).toBe(symbolHasTrade('SOLUSDT'));
     expect(Number((await trader.client.getPositionRisk('SOLUSDT')).positionAmt)).toBe(Number(signed));
+  });
+
+  it('opens of one symbol sent at once to two instances on one database open one trade (issue 52)', async () => {
+    exchange.admin.setPrice('BNBUSDT', '600');
+    // A second instance of the same deployment: its own process-local queues, the same database.
+    const second = await createTestApp({ exchange, instanceOf: { db: t.db, app: t.app } });
+    try {
+      const trader = await newTrader();
+      const signals = await Promise.all(
+        (['BUY', 'SELL', 'BUY', 'SELL', 'BUY', 'SELL', 'BUY', 'SELL'] as const).map((direction) =>
+          insertTestSignal(t.db, { platform_uuid: PAPER_PLATFORM_UUID, symbol_pair: 'BNBUSDT', direction }),
+        ),
+      );
+      const answers = await Promise.all(
+        signals.map((signal, i) =>
+          (i % 2 === 0 ? t.app : second.app).inject({
+            method: 'POST',
+            url: '/api/trade_server/create_trade/',
+            headers: trader.login.headers,
+            payload: { signal_uuid: signal.signal_uuid, ...TEST_TRADE_SETTINGS, pin_code: PIN },
+          }),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.statusCode).sort();
+      expect(statuses, answers.map((answer) => answer.body).join('\n')).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      const opened = tradeAnswer.parse(answers.find((answer) => answer.statusCode === 201)!.json()).result;
+      const risk = await trader.client.getPositionRisk('BNBUSDT');
+      const signed = opened.trade_direction === 'SELL' ? `-${opened.trade_quantity}` : opened.trade_quantity;
+      expect(Number(risk.positionAmt)).toBe(Number(signed));
+    } finally {
+      await second.close();
+    }
   });
 
   it('a client-mode record on the symbol takes it too', async () => {
