@@ -91,7 +91,9 @@ describe('one trade per symbol and exchange account, server mode (issue 36)', ()
         ),
       );
       const statuses = answers.map((answer) => answer.statusCode).sort();
-      expect(statuses, answers.map((answer) => answer.body).join('\n')).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      expect(statuses, answers.map((answer) => answer.body).join('\n')).toEqual([
+        201, 409, 409, 409, 409, 409, 409, 409,
+      ]);
       const opened = tradeAnswer.parse(answers.find((answer) => answer.statusCode === 201)!.json()).result;
       const risk = await trader.client.getPositionRisk('BNBUSDT');
       const signed = opened.trade_direction === 'SELL' ? `-${opened.trade_quantity}` : opened.trade_quantity;
