@@ -41,10 +41,20 @@ declare module 'fastify' {
 
 /** server_secrets name of the sealed VAPID key pair. */
 const VAPID_SECRET = 'vapid_keys';
-/** A push service that has not answered in this long is given up on (the message is lost, not retried). */
-export const PUSH_SEND_TIMEOUT_MS = 10_000;
+/**
+ * A push service that has not answered whole in this long is given up on (the message is lost, not retried):
+ * connecting, the headers and the body together, so an answer dribbled a byte at a time ends too (issue 52).
+ */
+export const PUSH_SEND_TIMEOUT_MS = 5_000;
+/** Of a push service's answer, at most this much is read (it is only logged when refused); the rest is cut. */
+export const PUSH_ANSWER_MAX_BYTES = 4_096;
 /** Pushes in flight at once in the process; the rest wait in arrival order. */
-export const PUSH_CONCURRENCY = 8;
+export const PUSH_CONCURRENCY = 16;
+/**
+ * Pushes in flight at once to one push service (origin): a slow or silent one holds at most this many slots
+ * until its time-outs, and the others' pushes go on in the rest (issue 52).
+ */
+export const PUSH_CONCURRENCY_PER_ORIGIN = 6;
 /**
  * Pushes waiting for a slot at most: beyond it (push services slower than the news), new ones are dropped and
  * logged, so a slow push service cannot grow the process's memory and its event loop's work without bound.
@@ -174,7 +184,8 @@ export interface WebPushOptions {
 export class WebPush {
   private readonly t = pushTexts();
   private inFlight = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly inFlightByOrigin = new Map<string, number>();
+  private readonly waiting: Array<{ origin: string; go: () => void }> = [];
   private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly options: WebPushOptions) {}
@@ -442,7 +453,10 @@ export class WebPush {
       this.options.log.warn({ kind: message.kind }, 'push: too many waiting; dropped');
       return;
     }
-    await this.slot();
+    const origin = new URL(to.endpoint).origin;
+    await this.slot(origin);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), PUSH_SEND_TIMEOUT_MS);
     try {
       const details = webpush.generateRequestDetails(
         { endpoint: to.endpoint, keys: { p256dh: to.p256dh, auth: to.auth } },
@@ -461,10 +475,9 @@ export class WebPush {
         method: 'POST',
         headers: details.headers as Record<string, string>,
         body: details.body ?? undefined,
-        headersTimeout: PUSH_SEND_TIMEOUT_MS,
-        bodyTimeout: PUSH_SEND_TIMEOUT_MS,
+        signal: deadline.signal,
       });
-      const text = await answer.body.text();
+      const text = await readBounded(answer.body, PUSH_ANSWER_MAX_BYTES);
       if (answer.statusCode === 404 || answer.statusCode === 410) {
         // The device unsubscribed or the subscription expired: the push service says never to send again.
         await this.options.db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, to.endpoint));
@@ -477,22 +490,67 @@ export class WebPush {
         );
         return;
       }
+    } catch (error) {
+      // Not answered (time-out, connection refused or reset). Only the kind and the reason are logged: the
+      // transport's own error can quote the endpoint, a capability URL.
+      const reason = deadline.signal.aborted
+        ? 'timeout'
+        : String((error as { code?: unknown }).code ?? (error as Error).name);
+      this.options.log.warn({ kind: message.kind, reason }, 'push: not answered by the push service');
     } finally {
-      this.release();
+      clearTimeout(timer);
+      this.release(origin);
     }
   }
 
-  private async slot(): Promise<void> {
-    if (this.inFlight < PUSH_CONCURRENCY) {
-      this.inFlight += 1;
+  private startable(origin: string): boolean {
+    return (
+      this.inFlight < PUSH_CONCURRENCY &&
+      (this.inFlightByOrigin.get(origin) ?? 0) < PUSH_CONCURRENCY_PER_ORIGIN
+    );
+  }
+
+  private take(origin: string): void {
+    this.inFlight += 1;
+    this.inFlightByOrigin.set(origin, (this.inFlightByOrigin.get(origin) ?? 0) + 1);
+  }
+
+  private async slot(origin: string): Promise<void> {
+    if (this.startable(origin)) {
+      this.take(origin);
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve) => this.waiting.push({ origin, go: resolve }));
   }
 
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.inFlight -= 1;
+  /** A freed slot goes to the first waiter whose push service is below its share. */
+  private release(origin: string): void {
+    this.inFlight -= 1;
+    const held = (this.inFlightByOrigin.get(origin) ?? 1) - 1;
+    if (held > 0) this.inFlightByOrigin.set(origin, held);
+    else this.inFlightByOrigin.delete(origin);
+    const at = this.waiting.findIndex((waiter) => this.startable(waiter.origin));
+    if (at < 0) return;
+    const [next] = this.waiting.splice(at, 1);
+    this.take(next!.origin);
+    next!.go();
   }
+}
+
+/** Up to `limit` bytes of an answer's body as text; the rest is not read (the stream is destroyed). */
+async function readBounded(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  limit: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
