@@ -15,6 +15,8 @@ export const RELAYED_CALLS = {
   '/fapi/v1/positionSide/dual': ['POST'],
   '/fapi/v1/order': ['GET', 'POST', 'DELETE'],
   '/fapi/v1/algoOrder': ['GET', 'POST', 'DELETE'],
+  // Before an open on a flat symbol (issue 52): Signaldesk's exits and stops left on it are cancelled first.
+  '/fapi/v1/openAlgoOrders': ['GET'],
   // After the MARKET order (issue 18): the fills' commission, and the maintenance bracket of the position.
   '/fapi/v1/userTrades': ['GET'],
   '/fapi/v1/leverageBracket': ['GET'],

@@ -310,6 +310,17 @@ export class ExchangeClient {
     });
   }
 
+  /** The client ids of the symbol's open algo orders (GET /fapi/v1/openAlgoOrders, weight 1 with a symbol). */
+  async getOpenAlgoIds(symbol: string): Promise<string[]> {
+    const raw = await this.signedRequest<unknown>('getOpenAlgoIds', 'GET', '/fapi/v1/openAlgoOrders', {
+      symbol,
+    });
+    if (!Array.isArray(raw)) return [];
+    return raw
+      .map((algo) => (algo as Raw).clientAlgoId)
+      .filter((id): id is string => typeof id === 'string' && id !== '');
+  }
+
   /** Cancels an exit by its client id; -2011 when the exchange holds no such open exit. */
   async cancelExitOrder(clientId: string): Promise<void> {
     await this.signedRequest('cancelExitOrder', 'DELETE', '/fapi/v1/algoOrder', { clientAlgoId: clientId });

@@ -34,6 +34,7 @@ import {
   cancelExitQuietly,
   cancelQuietly,
   clientOrderIds,
+  isClosingOrderId,
   isPositive,
   opposite,
   unlessExchangeError,
@@ -146,12 +147,14 @@ export async function openPosition(
 ): Promise<OpenedPosition> {
   const { symbol_pair: symbol, trade_direction: side, trade_leverage: leverage } = input;
   const ids = clientOrderIds(input.signal_uuid);
-  const [, , , earlier, risk] = await allOrFirstFailure([
+  const [, , , earlier, risk, openAlgoIds] = await allOrFirstFailure([
     client.setLeverage(symbol, leverage),
     client.setMarginTypeIsolated(symbol),
     client.setOneWayMode(),
     client.getOrder(symbol, ids.open),
     client.getPositionRisk(symbol),
+    // Not needed for the order; an exchange that cannot list them only loses the clean-up below.
+    client.getOpenAlgoIds(symbol).catch(unlessExchangeError),
   ] as const);
   let order: OrderResult;
   if (earlier?.status === 'FILLED') {
@@ -174,6 +177,11 @@ export async function openPosition(
       quantityPrecision: input.symbol_quantity_precision,
     });
     const market = { symbol, side, quantity, newClientOrderId: ids.open };
+    // On a flat symbol, a stop or exit of Signaldesk's still open is left over from a trade that ended (a failed
+    // open, an exit whose placement arrived late): it would act on this position, so it goes first (issue 52).
+    const leftovers =
+      compareDecimals(risk.positionAmt, '0') === 0 ? (openAlgoIds ?? []).filter(isClosingOrderId) : [];
+    if (leftovers.length > 0) await Promise.all(leftovers.map((id) => cancelExitQuietly(client, id)));
     order = await placeOpeningOrder(client, market, { trade_order_id: ids.open, trade_quantity: quantity });
   }
   const quantity = order.executedQty;
@@ -210,8 +218,15 @@ export async function openPosition(
   if (stopError === undefined) {
     return { ...opened, ...costs, trade_stop_order_id: ids.stop, ...(exits && { exits }) };
   }
-  // The position is about to be closed again: exits placed beside the refused stop must not wait for a later one.
-  if (exits) await cancelExits(client, ids, exits);
+  // The position is about to be closed again: exits placed beside the refused stop must not wait for a later one
+  // — each of them, also one whose placement gave no answer (it may have been placed all the same); and once
+  // more when no placement can still be in flight (issue 52).
+  if (input.exits) {
+    const cancelBoth = () =>
+      Promise.all([cancelExitQuietly(client, ids.takeProfit), cancelExitQuietly(client, ids.trailing)]);
+    await cancelBoth();
+    afterInFlight(client, () => cancelBoth());
+  }
   // No stop: a leveraged position must not stay open unprotected, so it is closed again at once.
   try {
     const close = { symbol, side: closing, quantity, newClientOrderId: ids.close, reduceOnly: true };
@@ -221,7 +236,10 @@ export async function openPosition(
     return { ...opened, ...costs, trade_stop_order_id: null, stop_error: stopError };
   }
   // A stop whose answer was lost may exist after all: it must not wait for a later position.
-  if (stopError.outcomeUnknown) await cancelQuietly(client, symbol, ids.stop);
+  if (stopError.outcomeUnknown) {
+    await cancelQuietly(client, symbol, ids.stop);
+    afterInFlight(client, () => cancelQuietly(client, symbol, ids.stop));
+  }
   throw new TradeOpenError(OpenFailure.STOP_REJECTED_POSITION_CLOSED, stopError, opened);
 }
 
@@ -308,16 +326,14 @@ async function placeExit(client: ExchangeClient, exit: ExitOrderInput): Promise<
   }
 }
 
-/** Cancels the exits the exchange holds for a trade (a refusal means there is none left to cancel). */
-async function cancelExits(
-  client: ExchangeClient,
-  ids: ReturnType<typeof clientOrderIds>,
-  exits: TradeExits,
-): Promise<void> {
-  await Promise.all([
-    exits.take_profit.held_by === 'exchange' && cancelExitQuietly(client, ids.takeProfit),
-    exits.trailing.held_by === 'exchange' && cancelExitQuietly(client, ids.trailing),
-  ]);
+/**
+ * Runs `task` once a request sent now can no longer be carried out by the exchange (its recvWindow, and a
+ * second to spare), beside the caller: a cancel of an order whose placement's answer was lost. Its failure
+ * is the task's own (quiet cancels).
+ */
+function afterInFlight(client: ExchangeClient, task: () => Promise<unknown>): void {
+  const timer = setTimeout(() => void task().catch(() => undefined), client.recvWindowMs + 1_000);
+  (timer as { unref?: () => void }).unref?.();
 }
 
 /**

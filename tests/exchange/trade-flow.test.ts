@@ -204,6 +204,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     expect(roundTripsBefore(trader, open!)).toBe(1);
     const first = trader.requests.filter((request) => request.sentAt < open!.sentAt);
     expect(first.map((request) => `${request.method} ${request.path}`).sort()).toEqual([
+      'GET /fapi/v1/openAlgoOrders',
       'GET /fapi/v1/order',
       'GET /fapi/v2/positionRisk',
       'POST /fapi/v1/leverage',
@@ -513,6 +514,53 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       await closeHeld(trader, opened, 25);
       expect(await openAlgos(exchange, trader, 'LINKUSDT')).toEqual([]);
       expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe('0.00');
+    });
+
+    it('an open whose algo orders all lost their answers is rolled back with none of its exits left (issue 52)', async () => {
+      exchange.admin.setPrice('LINKUSDT', '20');
+      const trader = newTrader(exchange);
+      // The exchange places the stop, the take profit and the trailing stop, but no answer of the Algo Order
+      // API comes back, the look-ups included: nothing tells the flow that the exits exist.
+      trader.loseAnswer = (request) => request.path === '/fapi/v1/algoOrder' && request.method !== 'DELETE';
+      const order = input(LINK, { exits: EXITS });
+      const error = await caught(openPosition(trader.client, order));
+      trader.loseAnswer = undefined;
+      expect(error).toBeInstanceOf(TradeOpenError);
+      expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe('0.00');
+      expect(await openAlgos(exchange, trader, 'LINKUSDT')).toEqual([]);
+    });
+
+    it("clears Signaldesk's stops and exits left on a flat symbol before the next open, and nobody else's (issue 52)", async () => {
+      exchange.admin.setPrice('LINKUSDT', '20');
+      const trader = newTrader(exchange);
+      const stale = clientOrderIds(signalUuid());
+      const leftover = (clientAlgoId: string, type: string, price: string) =>
+        raw(exchange, trader, 'POST', '/fapi/v1/algoOrder', {
+          algoType: 'CONDITIONAL',
+          symbol: 'LINKUSDT',
+          side: 'SELL',
+          type,
+          quantity: '5',
+          triggerPrice: price,
+          reduceOnly: 'true',
+          workingType: 'MARK_PRICE',
+          clientAlgoId,
+        });
+      // The symbol was traded before (isolated margin); an old trade's take profit and stop are left on it,
+      // beside an order the trader placed by hand on the exchange.
+      await raw(exchange, trader, 'POST', '/fapi/v1/marginType', {
+        symbol: 'LINKUSDT',
+        marginType: 'ISOLATED',
+      });
+      await leftover(stale.takeProfit, 'TAKE_PROFIT_MARKET', '25');
+      await leftover(stale.stop, 'STOP_MARKET', '15');
+      await leftover('my-own-order', 'TAKE_PROFIT_MARKET', '30');
+      expect(await openAlgos(exchange, trader, 'LINKUSDT')).toHaveLength(3);
+      const order = input(LINK, { exits: EXITS });
+      await openPosition(trader.client, order);
+      const ids = clientOrderIds(order.signal_uuid);
+      const left = (await openAlgos(exchange, trader, 'LINKUSDT')).map((algo) => algo.clientAlgoId).sort();
+      expect(left).toEqual([ids.trailing, ids.stop, ids.takeProfit, 'my-own-order'].sort());
     });
   });
 
