@@ -5,6 +5,7 @@
 // headers.
 import { z } from 'zod';
 import { resultOf } from './common';
+import { apiKey } from './trade-tokens';
 
 /** The exchange calls the product makes (shared-core/exchange-client.ts): the only ones the relay forwards. */
 export const RELAYED_CALLS = {
@@ -49,11 +50,7 @@ export const relayParams = z.object({ platform_uuid: z.uuid() });
 
 /** The exchange's API key header; the rest of a relayed request is the signed query string. */
 export const relayHeaders = z.object({
-  'x-mbx-apikey': z
-    .string()
-    .min(1)
-    .max(256)
-    .regex(/^[\x21-\x7e]+$/, 'Must be printable ASCII without spaces'),
+  'x-mbx-apikey': apiKey,
 });
 
 /**

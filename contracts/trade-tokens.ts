@@ -36,6 +36,18 @@ export const pinCode = z
 /** Credentials have no form rules (SPEC.md §5); the bound only keeps a request small. */
 const CREDENTIAL_MAX_LENGTH = 4096;
 const credential = z.string().min(1).max(CREDENTIAL_MAX_LENGTH);
+export const API_KEY_CHARACTERS = 'Must be printable ASCII without spaces';
+/**
+ * An API key travels as the X-MBX-APIKEY header of every exchange request, so it must be a header value (issue
+ * 52): printable ASCII without spaces, at most 256 characters (Binance's are 64). A key with a line break or
+ * Cyrillic letters could never be sent; it is refused as the field it is, not answered "could not be reached".
+ * The secret only signs (HMAC or an Ed25519 PEM key), so it keeps the free form.
+ */
+export const apiKey = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[\x21-\x7e]+$/, API_KEY_CHARACTERS);
 
 /** The record (SPEC.md §3): never the credentials. Times are ISO-8601 strings; updated_at = last use. */
 export const tradeTokenRecord = z
@@ -70,7 +82,7 @@ export const getTradeTokenBody = z
 export type GetTradeTokenBody = z.infer<typeof getTradeTokenBody>;
 
 export const createTradeTokenBody = z
-  .object({ api_key: credential, api_secret: credential, platform_uuid: z.uuid(), pin_code: pinCode })
+  .object({ api_key: apiKey, api_secret: credential, platform_uuid: z.uuid(), pin_code: pinCode })
   .meta({ id: 'CreateTradeTokenBody' });
 export type CreateTradeTokenBody = z.infer<typeof createTradeTokenBody>;
 
@@ -94,7 +106,7 @@ export const tradeTokenAnswer = resultOf(tradeTokenRecord);
  * them), and only while trade_follow_when_away is on.
  */
 export const followAccountBody = z
-  .object({ platform_uuid: z.uuid(), api_key: credential })
+  .object({ platform_uuid: z.uuid(), api_key: apiKey })
   .meta({ id: 'FollowAccountBody' });
 export type FollowAccountBody = z.infer<typeof followAccountBody>;
 export const followAccountAnswer = resultOf(z.object({ platform_uuid: z.uuid(), followed: z.literal(true) }));
