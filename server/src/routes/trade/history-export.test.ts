@@ -178,3 +178,38 @@ describe('the CSV stays one row per trade, and no text runs as a formula (issue 
     for (const text of ['x\n=1+1', 'ETHUSDT', 'sdo1234', 'a=b']) expect(guardFormula(text)).toBe(text);
   });
 });
+
+describe('a separator inside a field never starts a formula (issue 52)', () => {
+  const SPLIT = ['x;=1+1', 'x;y;=SUM(A1);z', 'x, =1+1', 'x;\u00a0＋1', 'x\t@A1', 'ETH;USDT'];
+  const formulaCell = (cell: string) =>
+    /^[\s\u200b\u2060\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]/.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell);
+
+  it('every text field is quoted, and a spreadsheet splitting on ; (or on ,) finds no cell that starts a formula', () => {
+    const base = exportRowOf(made[0]!);
+    const rows = SPLIT.map((text) => ({ ...base, symbol_name: text, trade_order_id: text }));
+    const csv = historyCsv(rows);
+    const lines = csv.split('\r\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(1 + SPLIT.length);
+    for (const [i, text] of SPLIT.entries()) {
+      const line = lines[i + 1]!;
+      // The text columns are quoted; the numbers are not (they stay numbers).
+      expect(line).toContain(`"${guardFormula(text)}"`);
+      expect(line).toContain(`"${base.trade_uuid}"`);
+      expect(line).toContain(`,${base.trade_open_price},`);
+      // The worst reader: splits on every ; or , and ignores the quotes.
+      for (const separator of [';', ',', '\t']) {
+        const cells = line.split(separator).map((cell) => cell.replace(/^"/, ''));
+        expect(
+          cells.filter(formulaCell),
+          `${JSON.stringify(text)} split on ${JSON.stringify(separator)}`,
+        ).toEqual([]);
+      }
+    }
+    // Read back as CSV, each field is the guarded text and the row keeps its columns.
+    const parsed = parse(csv) as string[][];
+    const column = HISTORY_EXPORT_COLUMNS.indexOf('trade_order_id');
+    expect(parsed.slice(1).map((record) => record[column])).toEqual(SPLIT.map(guardFormula));
+    expect(guardFormula('x;=1+1')).toBe("x;'=1+1");
+    expect(guardFormula('ETH;USDT')).toBe('ETH;USDT');
+  });
+});

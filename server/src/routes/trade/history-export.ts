@@ -1,10 +1,11 @@
 // GET /api/trade/export_trades_history/ (issue 18 item 4; not in SPEC.md): the trades created in a range as a
 // CSV or JSON download (Content-Disposition: attachment). The rows are the history's (GET
 // /trade/get_trades_history/, the monitor's live fields on open trades), every value the exact string the
-// database holds; csv-stringify writes the CSV (RFC 4180 quoting, CRLF; a field with a separator, a quote or any
-// line break is quoted). Text a spreadsheet could run as a formula (a field starting with = + - @ — after any
-// leading white space, or full-width — a tab or a carriage return) is prefixed with ' in the text columns only —
-// the numeric columns never are, so a negative PNL stays a number (docs/decisions.md "The cockpit").
+// database holds; csv-stringify writes the CSV (RFC 4180 quoting, CRLF; every text field is quoted, and any
+// field with a separator, a quote or a line break). Text a spreadsheet could run as a formula (= + - @ — after
+// any leading white space, or full-width — a tab or a carriage return, at the field's start or after a ; , or tab
+// inside it) is guarded with ' in the text columns only — the numeric columns never are, so a negative PNL stays
+// a number (docs/decisions.md "The cockpit").
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,7 +26,26 @@ import { HttpError } from '../../http-error';
 import { bearerSecurity } from '../../services/access-token';
 import { listTradeHistory, toWireTrade } from '../../services/trades';
 
-/** Columns that hold text (never a number): the only ones a formula guard may change. */
+/** Columns that hold numbers: never quoted nor guarded, so a spreadsheet reads them as numbers. */
+const NUMBER_COLUMNS = new Set<keyof HistoryExportRow>([
+  'trade_open_price',
+  'trade_close_price',
+  'trade_margin',
+  'trade_quantity',
+  'trade_leverage',
+  'trade_pnl_current',
+  'trade_roe_current',
+  'trade_open_commission',
+  'trade_close_commission',
+  'trade_pnl_net',
+  'trade_roe_net',
+  'trade_duration_minutes',
+  'trade_stop_price',
+]);
+
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/** Columns whose text comes from outside (the exchange, the page): the only ones a formula guard may change. */
 const TEXT_COLUMNS = new Set<keyof HistoryExportRow>([
   'symbol_name',
   'symbol_pair',
@@ -40,9 +60,20 @@ const TEXT_COLUMNS = new Set<keyof HistoryExportRow>([
  */
 const FORMULA_START = /^[\s\u200b\u2060\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r]/;
 
-/** OWASP's CSV-injection guard for a text field. */
+/**
+ * A formula start right after a separator a spreadsheet may split on (`;` in de, fr, ua; `,`; a tab): in such a
+ * locale `x;=1+1` is two cells, the second `=1+1` (issue 52), whatever the quotes (a reader that honours quotes
+ * only at a field's start ignores them there).
+ */
+const FORMULA_AFTER_SEPARATOR = /([;,\t])([\s\u200b\u2060\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20])/g;
+
+/**
+ * OWASP's CSV-injection guard for a text field: ' before a formula start at the field's start and after every
+ * separator inside it, so no cell of any split of the field starts a formula.
+ */
 export function guardFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  const inside = text.replace(FORMULA_AFTER_SEPARATOR, "$1'$2");
+  return FORMULA_START.test(inside) ? `'${inside}` : inside;
 }
 
 /** One exported row of a wire trade: every value as the API gives it, as text. */
@@ -84,10 +115,21 @@ export function historyCsv(rows: readonly HistoryExportRow[]): string {
       return TEXT_COLUMNS.has(column) ? guardFormula(value) : value;
     }),
   );
-  // Records end with CRLF; a field holding a bare line break (or a CR) is quoted too, so it never starts a row.
+  // Records end with CRLF. Every text field is quoted (issue 52): a spreadsheet in a locale whose separator is
+  // ';' (de, fr, ua) split the unquoted `x;=1+1` into a second cell and ran `=1+1`; inside quotes no separator
+  // of any locale splits it. A field holding a bare line break (or a CR) is quoted too, so it never starts a row.
   return stringify([HISTORY_EXPORT_COLUMNS, ...records], {
     record_delimiter: 'windows',
     quoted_match: /[\r\n]/,
+    cast: {
+      // The first record is the header of wire names: left as it is. A number column's value that is not a
+      // plain decimal (none is stored) would be text: quoted too.
+      string: (value, context) =>
+        context.records > 0 &&
+        !(NUMBER_COLUMNS.has(HISTORY_EXPORT_COLUMNS[context.index]!) && PLAIN_NUMBER.test(value))
+          ? { value, quoted: true }
+          : value,
+    },
   });
 }
 
