@@ -26,7 +26,10 @@ export const whatIfQuery = z
     platform_uuid: z.uuid(),
     /** Default: WHAT_IF_DEFAULT_DAYS before end_date. */
     start_date: apiDateTime.optional(),
-    /** Default: now (the last whole minute). */
+    /**
+     * Default: now (the last whole minute). With start_date alone the range runs to now and is held to
+     * WHAT_IF_MAX_DAYS by the route (the server's clock; the refinements below see both ends only).
+     */
     end_date: apiDateTime.optional(),
     trade_margin: queryValue(P.trade_margin),
     trade_leverage: queryValue(P.trade_leverage),

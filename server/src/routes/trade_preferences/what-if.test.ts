@@ -222,6 +222,17 @@ describe('the what-if replay of a backfilled range', () => {
       ],
       [{ start_date: '2026-01-01T00:00:00Z', end_date: '2026-03-01T00:00:00Z' }, 400, /longer than 31 days/],
       [{ platform_uuid: '00000000-0000-4000-8000-000000000000' }, 404, /unknown platform/],
+      // A start alone runs to now: 40 days ago is too long a range too (issue 52).
+      [
+        { start_date: new Date(t.clock.now() - 40 * 86_400_000).toISOString() },
+        400,
+        /^start_date: The range must not be longer than 31 days$/,
+      ],
+      [
+        { start_date: new Date(t.clock.now() - 31 * 86_400_000 - 120_000).toISOString() },
+        400,
+        /^start_date: The range must not be longer than 31 days$/,
+      ],
     ];
     for (const [query, status, detail] of cases) {
       const answer = await askWhatIf(trader.headers, query);

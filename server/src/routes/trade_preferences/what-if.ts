@@ -15,6 +15,8 @@ import { LRUCache } from 'lru-cache';
 import {
   errorBody,
   WHAT_IF_DEFAULT_DAYS,
+  WHAT_IF_MAX_DAYS,
+  WHAT_IF_RANGE_TOO_LONG,
   whatIfAnswer,
   whatIfQuery,
   type WhatIfQuery,
@@ -101,6 +103,10 @@ export const whatIfRoutes: FastifyPluginAsyncZod = async (app) => {
         ? Math.ceil(Date.parse(query.start_date) / MINUTE_MS) * MINUTE_MS
         : toMs - WHAT_IF_DEFAULT_DAYS * DAY_MS;
       if (fromMs >= toMs) throw new HttpError(400, 'start_date: the range holds no whole minute before now');
+      // A start alone runs to now (issue 52): the contract can check only a range with both ends.
+      if (toMs - fromMs > WHAT_IF_MAX_DAYS * DAY_MS) {
+        throw new HttpError(400, `start_date: ${WHAT_IF_RANGE_TOO_LONG}`);
+      }
 
       const settings = withQuery(await replaySettingsOf(app.db, request.userUuid, platform), query);
       const data = await store.load(platform.platform_uuid, fromMs, toMs);
