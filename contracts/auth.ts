@@ -42,15 +42,27 @@ const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 const BLANK_LOOKALIKE = /[\u115F\u1160\u3164\uFFA0\u2800\u180E]|\u034F|\u17B4|\u17B5/u;
 
 /**
- * A nickname someone can read: at least one letter or digit, none of the blank lookalikes, and every word (a run
- * between spaces) holds something visible — a word of combining marks alone draws nothing of its own.
+ * Characters that draw on the one before them (Grapheme_Extend: combining marks, variation selectors, the
+ * halfwidth sound marks U+FF9E–FF9F that Unicode files as letters): none is a character of its own (issue 52).
+ */
+const EXTENDING = /\p{Grapheme_Extend}/gu;
+/** Marks on one character at most: Vietnamese, Hebrew or Devanagari need two or three; zalgo stacks dozens. */
+export const NICKNAME_MARKS_IN_A_ROW = 4;
+const MARK_TOWER = new RegExp(`\\p{Grapheme_Extend}{${NICKNAME_MARKS_IN_A_ROW + 1},}`, 'u');
+
+/**
+ * A nickname someone can read: at least one letter or digit that is not a mark, none of the blank lookalikes,
+ * no tower of marks (zalgo), and every word (a run between spaces) holds something visible once its marks and
+ * variation selectors are set aside — a word of them alone draws nothing of its own.
  */
 export function isVisibleNickname(nickname: string): boolean {
-  if (BLANK_LOOKALIKE.test(nickname) || !/[\p{L}\p{N}]/u.test(nickname)) return false;
+  if (BLANK_LOOKALIKE.test(nickname) || MARK_TOWER.test(nickname)) return false;
+  const bare = (text: string) => text.replace(EXTENDING, '');
+  if (!/[\p{L}\p{N}]/u.test(bare(nickname))) return false;
   return nickname
     .split(/\s+/u)
     .filter((word) => word !== '')
-    .every((word) => /[\p{L}\p{N}\p{P}\p{S}]/u.test(word));
+    .every((word) => /[\p{L}\p{N}\p{P}\p{S}]/u.test(bare(word)));
 }
 
 export const userEmail = z
