@@ -8,6 +8,7 @@
 //    user would, after Retry-After). Goal: ≤ 5 s.
 // Prints one line per figure.
 //   npx tsx bench/api/shared-resources.ts [--seconds 15]
+//   scripts/with-postgres npx tsx bench/api/shared-resources.ts   (the same on PostgreSQL)
 import {
   api,
   percentile,
@@ -17,6 +18,7 @@ import {
   type ServerProcess,
 } from '../spa/harness';
 import { PASSWORD } from '../../tests/e2e/app-process';
+import { createScratchDatabase } from '../../server/src/db/scratch-database';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--seconds');
@@ -123,14 +125,25 @@ async function loginUnderFlood(server: ServerProcess): Promise<string> {
 async function main() {
   const spa = prepareSpa();
   let server: ServerProcess | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
   try {
-    server = await startServerProcess(spa.dir, { TRUST_PROXY: 'loopback' });
+    // Under scripts/with-postgres the server runs on that PostgreSQL (a fresh database), else on PGlite.
+    const database = process.env.TEST_DATABASE_URL
+      ? await createScratchDatabase(process.env.TEST_DATABASE_URL)
+      : undefined;
+    dropDatabase = database?.drop;
+    server = await startServerProcess(spa.dir, {
+      TRUST_PROXY: 'loopback',
+      ...(database && { DATABASE_URL: database.url }),
+    });
+    console.log(`database: ${database ? 'PostgreSQL' : 'PGlite'}`);
     console.log(`server pid ${server.pid} ready in ${(server.startMs / 1000).toFixed(1)} s`);
     const lines = [await analysesAndOthers(server), await loginUnderFlood(server)];
     console.log('');
     for (const line of lines) console.log(line);
   } finally {
     await server?.stop();
+    await dropDatabase?.();
     spa.remove();
   }
 }
