@@ -5,6 +5,7 @@
 // `sid`, the login (refresh token family) it belongs to, so it stops working when that login is revoked.
 import { randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { SecretBox } from './secret-box';
 
 /** Access token lifetime: short, because a refresh (SPEC.md §7) renews it silently. */
@@ -19,6 +20,9 @@ const KID_PREFIX = 'at1-';
  */
 export const bearerSecurity = [{ bearerAuth: [] }];
 const ALGORITHM = 'HS256';
+
+/** Verified tokens kept (a few hundred bytes each). */
+const VERIFIED_TOKENS = 20_000;
 
 export interface AccessClaims {
   /** user_uuid */
@@ -35,6 +39,8 @@ export interface AccessClaims {
 
 export class AccessTokens {
   private readonly keys = new Map<number, Uint8Array>();
+  /** Tokens verified, by their text, until they expire (verify). */
+  private readonly verified = new LRUCache<string, AccessClaims>({ max: VERIFIED_TOKENS });
 
   constructor(
     private readonly box: SecretBox,
@@ -68,8 +74,21 @@ export class AccessTokens {
       .sign(this.keyOf(period));
   }
 
-  /** The claims of a valid, unexpired token; undefined for anything else. */
+  /**
+   * The claims of a valid, unexpired token; undefined for anything else. A token verified once is kept until
+   * its expiry (its signature cannot change): a trader's requests in a loop cost one HMAC, not one each — the
+   * HMAC was a tenth of the event loop under one account's request flood (issue 52, bench/api/shared-resources).
+   * Revocation is the session check's (services/session-check.ts), asked on every request as before.
+   */
   async verify(token: string): Promise<AccessClaims | undefined> {
+    const known = this.verified.get(token);
+    if (known && known.exp * 1000 > this.clock()) return known;
+    const claims = await this.verifySigned(token);
+    if (claims) this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async verifySigned(token: string): Promise<AccessClaims | undefined> {
     const now = this.clock();
     const current = this.periodOf(Math.floor(now / 1000));
     const keyFor = (header: JWTHeaderParameters) => {
