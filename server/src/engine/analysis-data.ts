@@ -22,7 +22,7 @@ const FINAL_AFTER_MS = 15 * 60_000;
 /** Days kept: the longest range (31 days), the day it starts in and one to spare. */
 const KEEP_DAYS = 33;
 /** The signals of a day are counted this much at a time (a multiple of the bucket). */
-const READ_CHUNK_MS = 60 * MINUTE_MS;
+const READ_CHUNK_MS = DAY_MS;
 
 /** The exchange's klines could not be read (network, exchange down): the answer is 503, not 500. */
 export class MarketDataUnavailableError extends Error {
@@ -83,8 +83,8 @@ export class AnalysisData {
       Math.min(BUCKETS_PER_DAY, Math.floor((nowMs - dayStart) / ANALYSIS_BUCKET_MS)),
     );
     if (!(await this.readStored(dayStart, closedBuckets, day))) await this.readExchange(dayStart, day);
-    // Counted by the database, an hour at a time with the event loop free in between: PGlite runs in this
-    // process, and a day of signals read as rows held every other request for hundreds of milliseconds.
+    // Counted by the database (a day's few hundred bucket counts come back, not its signals as rows: PGlite runs
+    // in this process, and a day of signals read as rows held every other request for hundreds of milliseconds).
     for (let from = dayStart; from < dayStart + DAY_MS; from += READ_CHUNK_MS) {
       for (const row of await publishedSignalCounts(this.db, dayStart, from, from + READ_CHUNK_MS)) {
         const counts = row.direction === 'BUY' ? day.buy : row.direction === 'SELL' ? day.sell : undefined;

@@ -2,7 +2,7 @@
 // and bitcoin's return, correlated over lags by trade-core's lagScan. The exact series definitions are in
 // contracts/analysis.ts (analysisResult) and docs/server.md "Analysis".
 import { ANALYSIS_BUCKET_MS, ANALYSIS_MAX_LAG, type AnalysisResult } from '../../../contracts';
-import { ANALYSIS_DAY_MS, type AnalysisData, type AnalysisDay } from './analysis-data';
+import { ANALYSIS_DAY_MS, type AnalysisData } from './analysis-data';
 import type { LagScanInput } from './worker-entry';
 
 export { MarketDataUnavailableError } from './analysis-data';
@@ -54,10 +54,13 @@ async function buildAnalysisSeries(data: AnalysisData, range: AnalysisRange): Pr
   const last = Math.min(floorTo(range.endMs), newestClosed);
   if (last < first) return series;
   // One bucket more at the front: the close before the first bucket of the range.
-  const days = new Map<number, AnalysisDay>();
+  // Asked together: the database answers one at a time anyway, and the days read from the exchange overlap.
+  const starts: number[] = [];
   for (let dayStart = floorToDay(first - ANALYSIS_BUCKET_MS); dayStart <= last; dayStart += ANALYSIS_DAY_MS) {
-    days.set(dayStart, await data.day(dayStart, range.nowMs));
+    starts.push(dayStart);
   }
+  const read = await Promise.all(starts.map((dayStart) => data.day(dayStart, range.nowMs)));
+  const days = new Map(starts.map((dayStart, i) => [dayStart, read[i]!] as const));
   const at = (time: number) => {
     const dayStart = floorToDay(time);
     const day = days.get(dayStart);
