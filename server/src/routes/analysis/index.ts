@@ -4,15 +4,10 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
-import {
-  ANALYSIS_BUCKET_MS,
-  analysisRequest,
-  errorBody,
-  getAnalysisAnswer,
-  type AnalysisResult,
-} from '../../../../contracts';
+import { ANALYSIS_BUCKET_MS, analysisRequest, errorBody, getAnalysisAnswer } from '../../../../contracts';
 import { analyseRange, MarketDataUnavailableError } from '../../engine/analysis';
 import { AnalysisData } from '../../engine/analysis-data';
+import { lagScan } from '../../../../shared-core/trade-core-node';
 import type { MarketFeed } from '../../engine/market-feed';
 import { bearerSecurity } from '../../services/access-token';
 import { HttpError } from '../../http-error';
@@ -76,7 +71,9 @@ export const analysisRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async
           const result = await analyseRange(
             data,
             range,
-            (input) => app.heavyWork.run({ kind: 'lag-scan', input }) as Promise<AnalysisResult>,
+            // One trade-core call of a few milliseconds: on the event loop, where a worker's start (seconds on a
+            // busy machine, and the what-if's replays ahead of it in the pool) would cost more than it saves.
+            async ({ buy, sell, price, maxLag }) => lagScan(buy, sell, price, maxLag),
           );
           const made = JSON.stringify(getAnalysisAnswer.parse({ result }));
           answers.set(key, made);
