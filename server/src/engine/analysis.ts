@@ -3,9 +3,16 @@
 // contracts/analysis.ts (analysisResult) and docs/server.md "Analysis".
 import { ANALYSIS_BUCKET_MS, ANALYSIS_MAX_LAG, type AnalysisResult } from '../../../contracts';
 import { ANALYSIS_DAY_MS, type AnalysisData } from './analysis-data';
-import type { LagScanInput } from './worker-entry';
 
 export { MarketDataUnavailableError } from './analysis-data';
+
+/** The analysis's part that costs CPU: trade-core's lagScan over its three series. */
+export interface LagScanInput {
+  buy: number[];
+  sell: number[];
+  price: number[];
+  maxLag: number;
+}
 
 const EMPTY_ANALYSIS: AnalysisResult = {
   lag_price_list: [],
@@ -94,7 +101,7 @@ async function buildAnalysisSeries(data: AnalysisData, range: AnalysisRange): Pr
 /**
  * The analysis answer of a range: lagScan over the series with lags −24…24 (fewer when a lag would leave
  * fewer than 2 pairs), or the empty answer for a range without buckets or without a published signal. The scan
- * runs where `scan` puts it (the worker pool: engine/worker-entry.ts).
+ * runs where `scan` puts it (the route runs it on the event loop: a trade-core call of milliseconds).
  */
 export async function analyseRange(
   data: AnalysisData,

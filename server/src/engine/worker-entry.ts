@@ -1,26 +1,16 @@
 // The worker threads' entry (services/worker-pool.ts; DESIGN.md "CPU-heavy work"): trade-core's WebAssembly
-// instantiated once, then one task per message — a what-if replay (what-if.ts runWhatIf) or an analysis's lag
-// scan (analysis.ts). One pool serves both, so the two kinds of heavy work share the cores the event loop leaves.
+// instantiated once, then one task per message — a what-if replay (what-if.ts runWhatIf). The analysis's lag scan
+// runs on the event loop (routes/analysis): a call of milliseconds costs less there than a worker's round trip.
 import { parentPort } from 'node:worker_threads';
-import { initTradeCore, lagScan } from '../../../shared-core/trade-core-node';
-import type { AnalysisResult, WhatIfResult } from '../../../contracts';
+import { initTradeCore } from '../../../shared-core/trade-core-node';
+import type { WhatIfResult } from '../../../contracts';
 import { runWhatIf, type WhatIfInput } from './what-if';
 
-/** The analysis's part that costs CPU: trade-core's lagScan over its three series. */
-export interface LagScanInput {
-  buy: number[];
-  sell: number[];
-  price: number[];
-  maxLag: number;
-}
-
-export type WorkerTask = { kind: 'what-if'; input: WhatIfInput } | { kind: 'lag-scan'; input: LagScanInput };
-export type WorkerResult = WhatIfResult | AnalysisResult;
+export type WorkerTask = { kind: 'what-if'; input: WhatIfInput };
+export type WorkerResult = WhatIfResult;
 
 function run(task: WorkerTask): WorkerResult {
-  if (task.kind === 'what-if') return runWhatIf(task.input);
-  const { buy, sell, price, maxLag } = task.input;
-  return lagScan(buy, sell, price, maxLag);
+  return runWhatIf(task.input);
 }
 
 const port = parentPort;
