@@ -58,6 +58,8 @@ const baseOptions: Options = { timeout: API_TIMEOUT_MS, retry: 0, credentials: '
 /** Per call: a longer wait than API_TIMEOUT_MS for a request known to take long (the what-if replay). */
 export interface CallOptions {
   timeoutMs?: number;
+  /** Sent with fetch's keepalive: the request completes even if the page is closed meanwhile (a saved edit). */
+  keepalive?: boolean;
 }
 
 export interface ApiClient {
@@ -67,7 +69,12 @@ export interface ApiClient {
     searchParams?: Record<string, string | number>,
     options?: CallOptions,
   ): Promise<z.infer<T>>;
-  post<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>>;
+  post<T extends z.ZodType>(
+    path: string,
+    body: unknown,
+    schema: T,
+    options?: CallOptions,
+  ): Promise<z.infer<T>>;
   delete<T extends z.ZodType>(path: string, schema: T, body?: unknown): Promise<z.infer<T>>;
   /** GET of a file (a CSV or JSON download): its text as the server sent it, unparsed. */
   getText(path: string, searchParams?: Record<string, string | number>): Promise<string>;
@@ -203,7 +210,11 @@ export function createApiClient(prefixUrl: string): ApiClient {
           }),
         schema,
       ),
-    post: (path, body, schema) => call(() => client.post(path, { json: body }), schema),
+    post: (path, body, schema, options) =>
+      call(
+        () => client.post(path, { json: body, ...(options?.keepalive ? { keepalive: true } : {}) }),
+        schema,
+      ),
     delete: (path, schema, body) =>
       call(() => client.delete(path, body === undefined ? {} : { json: body }), schema),
     getText: async (path, searchParams) => {
@@ -258,8 +269,8 @@ export function apiGetText(path: string, searchParams?: Record<string, string | 
 }
 
 /** POST /api/{path} with a JSON body, the answer parsed with a contracts schema. */
-export function apiPost<T extends z.ZodType>(path: string, body: unknown, schema: T) {
-  return api.post(path, body, schema);
+export function apiPost<T extends z.ZodType>(path: string, body: unknown, schema: T, options?: CallOptions) {
+  return api.post(path, body, schema, options);
 }
 
 /** DELETE /api/{path}, with an optional JSON body, the answer parsed with a contracts schema. */

@@ -51,7 +51,7 @@ export function GlobalPreferencesPanel({
 }: { after?: (form: TradePreferencesForm) => ReactNode } = {}) {
   const { t } = useTranslation();
   const { trade_preferences, is_trade_preferences_loading } = useSnapshot(preferencesStore);
-  const { values, edit, isChanging } = useDebouncedSave<TradePreferences>(
+  const { values, edit, isChanging, isSaved } = useDebouncedSave<TradePreferences>(
     trade_preferences,
     saveTradePreferences,
   );
@@ -85,7 +85,7 @@ export function GlobalPreferencesPanel({
           <h2 id="global-preferences-title" className="panel-title">
             {t('preferences.global_title')}
           </h2>
-          <SaveState isChanging={isChanging} />
+          <SaveState isChanging={isChanging} isSaved={isSaved} />
         </div>
         <div className="panel-body">
           {!values ? (
@@ -125,16 +125,20 @@ export function GlobalPreferencesPanel({
           )}
         </div>
       </section>
-      {after?.({ values, edit, saveState: <SaveState isChanging={isChanging} /> })}
+      {after?.({ values, edit, saveState: <SaveState isChanging={isChanging} isSaved={isSaved} /> })}
     </>
   );
 }
-/** 'Saving…' while edits wait for the debounce, so the trader knows the change is not lost. */
-export function SaveState({ isChanging }: { isChanging: boolean }) {
+/**
+ * 'Saving…' while edits wait for the debounce, so the trader knows the change is not lost; 'Saved' once the
+ * server has it (issue 53), until the next edit.
+ */
+export function SaveState({ isChanging, isSaved = false }: { isChanging: boolean; isSaved?: boolean }) {
   const { t } = useTranslation();
+  const state = isChanging ? 'is-changing' : isSaved ? 'is-saved' : '';
   return (
-    <span className={isChanging ? 'save-state is-changing' : 'save-state'} aria-live="polite">
-      {isChanging ? t('preferences.saving') : ''}
+    <span className={`save-state ${state}`.trim()} aria-live="polite">
+      {isChanging ? t('preferences.saving') : isSaved ? t('preferences.saved') : ''}
     </span>
   );
 }

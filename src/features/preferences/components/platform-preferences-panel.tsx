@@ -33,7 +33,7 @@ export function PlatformPreferencesPanel({ platform, feeRate }: { platform: Plat
   const uuid = platform.platform_uuid;
   const { platform_preferences_by_uuid, platform_preferences_loading } = useSnapshot(preferencesStore);
   const loaded = platform_preferences_by_uuid[uuid];
-  const { values, edit, isChanging } = useDebouncedSave<PlatformPreferences>(loaded, (next) =>
+  const { values, edit, isChanging, isSaved } = useDebouncedSave<PlatformPreferences>(loaded, (next) =>
     savePlatformPreferences(uuid, next),
   );
 
@@ -45,7 +45,7 @@ export function PlatformPreferencesPanel({ platform, feeRate }: { platform: Plat
     <div className="platform-section">
       <div className="platform-section-head">
         <h3 className="section-title">{t('preferences.platform_title')}</h3>
-        <SaveState isChanging={isChanging} />
+        <SaveState isChanging={isChanging} isSaved={isSaved} />
       </div>
       {!values ? (
         platform_preferences_loading[uuid] !== false ? (

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useEffect, useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import type { Platform } from '../../../../contracts/platforms';
@@ -242,6 +243,64 @@ describe('platform preferences', () => {
       trade_margin: 100,
       trade_leverage: 20,
     });
+  });
+
+  test('edits save while the card re-renders every 100 ms, as live prices make it (issue 53)', async () => {
+    // A parent re-rendered by ticking data: each render makes the panel's save callback anew.
+    function Ticking() {
+      const [tick, setTick] = useState(0);
+      useEffect(() => {
+        const timer = setInterval(() => setTick((value) => value + 1), 100);
+        return () => clearInterval(timer);
+      }, []);
+      return (
+        <div data-tick={tick}>
+          <PlatformPreferencesPanel platform={PLATFORM} feeRate={DEFAULT_TAKER_RATE} />
+        </div>
+      );
+    }
+    render(<Ticking />);
+    await screen.findByTestId('preference-trade_margin');
+    vi.useFakeTimers();
+    api.setPlatformPreferences.mockResolvedValue(undefined);
+    typeInto(field('Margin, $'), '100');
+    typeInto(field('Take profit, %'), '20');
+    expect(screen.getByText('Saving…')).toBeInTheDocument();
+    for (let elapsed = 0; elapsed < PREFERENCE_SAVE_DEBOUNCE_MS + 500; elapsed += 100) {
+      await act(async () => {
+        vi.advanceTimersByTime(100);
+      });
+    }
+    expect(api.setPlatformPreferences).toHaveBeenCalledExactlyOnceWith({
+      platform_uuid: PLATFORM.platform_uuid,
+      ...PLATFORM_PREFS,
+      trade_margin: 100,
+      trade_take_profit_percent: 20,
+    });
+    // The server has it: the panel says so.
+    expect(screen.getByText('Saved')).toBeInTheDocument();
+  });
+
+  test('a pending edit is sent at once when the page is hidden or closed, and only once (issue 53)', async () => {
+    render(<PlatformPreferencesPanel platform={PLATFORM} feeRate={DEFAULT_TAKER_RATE} />);
+    await screen.findByTestId('preference-trade_margin');
+    vi.useFakeTimers();
+    api.setPlatformPreferences.mockResolvedValue(undefined);
+    typeInto(field('Stop loss, %'), '7');
+    expect(api.setPlatformPreferences).not.toHaveBeenCalled();
+    await act(async () => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    expect(api.setPlatformPreferences).toHaveBeenCalledExactlyOnceWith({
+      platform_uuid: PLATFORM.platform_uuid,
+      ...PLATFORM_PREFS,
+      trade_stop_loss_percent: 7,
+    });
+    await act(async () => {
+      vi.advanceTimersByTime(PREFERENCE_SAVE_DEBOUNCE_MS * 2);
+    });
+    cleanup();
+    expect(api.setPlatformPreferences).toHaveBeenCalledTimes(1);
   });
 
   test('a text that is not a number is not saved and says why', async () => {
