@@ -51,9 +51,22 @@ export const EXCHANGE_ERROR_CATALOGUE: Readonly<Record<number, ExchangeCodeEntry
   200: { text: 'Success', type: ExchangeErrorType.NONE, returned: false, shown: false },
 };
 
+/**
+ * -4164's text with the filter's own value, as the exchange's message names it ("Order's notional must be no
+ * smaller than 100 (unless you choose reduce only)"): SPEC.md §8's text says 5, the minimum of most symbols, and
+ * a trader refused on BTCUSDT (100) must read the number that refused him (issue 53).
+ */
+export const MIN_NOTIONAL_TEXT = /^Order notional must be no smaller than (\d+(?:\.\d+)?)$/;
+const minNotionalOf = (exchangeMessage: string) =>
+  /no smaller than (\d+(?:\.\d+)?)/.exec(exchangeMessage)?.[1];
+
 /** A catalogued code, or SPEC.md §8's 'Unknown error' with the exchange's message and the code. */
 export function describeExchangeCode(code: number, exchangeMessage: string): ExchangeCodeEntry {
-  return EXCHANGE_ERROR_CATALOGUE[code] ?? error(`Unknown error: ${exchangeMessage} (code ${code})`);
+  const entry = EXCHANGE_ERROR_CATALOGUE[code];
+  const notional = code === -4164 ? minNotionalOf(exchangeMessage) : undefined;
+  if (entry && notional !== undefined)
+    return { ...entry, text: `Order notional must be no smaller than ${notional}` };
+  return entry ?? error(`Unknown error: ${exchangeMessage} (code ${code})`);
 }
 
 /** How a call failed: the exchange answered with an error, or the transport failed (SPEC.md §8). */

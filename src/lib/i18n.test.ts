@@ -3,10 +3,27 @@ import { initTestI18n } from '../testing/i18n-test';
 import { OpenFailureText } from '../../contracts';
 import { ApiError, ApiErrorKind } from './api-client';
 import i18n from 'i18next';
-import { formatDate, translateError } from './i18n';
+import { formatDate, translateError, translateExchangeText } from './i18n';
 
 beforeAll(async () => {
   await initTestI18n('ua');
+});
+
+describe('translateExchangeText', () => {
+  test("-4164 is translated with the symbol's own minimum the exchange named", () => {
+    expect(translateExchangeText('Order notional must be no smaller than 100')).toBe(
+      'Номінал ордера має бути не меншим за 100',
+    );
+    expect(
+      translateError(
+        new ApiError(
+          ApiErrorKind.HTTP_ERROR,
+          'placeMarketOrder: Order notional must be no smaller than 5.5',
+          400,
+        ),
+      ),
+    ).toBe('Номінал ордера має бути не меншим за 5.5');
+  });
 });
 
 describe('translateError', () => {

@@ -117,6 +117,24 @@ describe('ExchangeClient.getAccount', () => {
     expect(error.message).toMatch(/^getAccount: Unknown error: .+ \(code -1022\)$/);
   });
 
+  it("names the symbol's own minimum notional of a -4164 (ETHUSDT's 20, not SPEC.md's 5)", async () => {
+    const client = new ExchangeClient({ baseUrl: exchange.url, credentials });
+    // 0.001 ETH, a few USDT: a notional under ETHUSDT's MIN_NOTIONAL of 20.
+    const error = await failure(
+      client.placeMarketOrder({
+        symbol: 'ETHUSDT',
+        side: 'BUY',
+        quantity: '0.001',
+        newClientOrderId: 'sdtest4164',
+      }),
+    );
+    expect(error.code).toBe(-4164);
+    expect(error.shown).toBe(true);
+    expect(error.text).toBe('Order notional must be no smaller than 20');
+    // A message without a number keeps SPEC.md §8's text.
+    expect(describeExchangeCode(-4164, 'refused').text).toBe('Order notional must be no smaller than 5');
+  });
+
   it('reports a refused connection as a fetch failure', async () => {
     const client = new ExchangeClient({ baseUrl: 'http://127.0.0.1:9', credentials });
     const error = await failure(client.getAccount());

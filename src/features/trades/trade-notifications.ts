@@ -13,6 +13,8 @@ const TRANSLATED_EXCHANGE_CODES: ReadonlySet<number> = new Set([
 /** The line that tells an exchange error: the translated catalogue text when there is one, else its text. */
 export function exchangeErrorLine(error: ExchangeError): string {
   if (error.failure === ExchangeFailure.TIMEOUT) return 'errors.timeout';
+  // -4164 names the symbol's own minimum (exchange-errors.ts): its text, translated with that number.
+  if (error.code === -4164) return translateExchangeText(error.text) ?? error.text;
   if (error.code !== undefined && TRANSLATED_EXCHANGE_CODES.has(error.code)) {
     return `exchange_error.${error.code}`;
   }
