@@ -170,3 +170,67 @@ test('on Trade Preferences a live signal shows as a toast with its countdown to 
   expect(await page.getByTestId('signal-toast').count()).toBe(0);
   expect(s.errors).toEqual([]);
 });
+
+// Issue 53: edits on a live card. The Paper card has a live token, a trade open on it and prices ticking (its
+// balance and the trade re-render the card far faster than the 2 s debounce, which restarted on every render and
+// never sent the edit). Four values typed are saved while the page stays open and are there after a reload; an
+// edit 1 s before the page goes (shorter than the debounce) is sent as the page is hidden.
+test('edits on a card with a live token, an open trade and ticking prices are saved and kept', async () => {
+  const { page } = s;
+  const signal = s.signals[0]!;
+  // The card of the toast's signal, on Main: opened by hand before its automatic open is due.
+  await dismissNotifications(page);
+  await page
+    .locator(`[data-testid="signal-card"][data-signal-uuid="${signal.signal_uuid}"]`)
+    .getByTestId('signal-trade')
+    .click({ timeout: 15_000 });
+  await expectNotification(page, 'Trade opened', 60_000);
+  await toTradePreferences();
+  const platformUuid = await paperPlatformUuid();
+  const card = paperCard(page);
+  // The world moving: the card's balance is live and the exchange's mark price ticks under the open trade.
+  await card.getByTestId('trade-token-status').waitFor();
+  const mark = () => s.exchange.mark(signal.symbol.symbol_pair);
+  const firstMark = await mark();
+  await expect.poll(mark, { timeout: 15_000 }).not.toBe(firstMark);
+
+  const typed: [string, string][] = [
+    ['Margin, $', '100'],
+    ['Take profit, %', '20'],
+    ['Stop loss, %', '5'],
+    ['Trailing stop, %', '4'],
+  ];
+  for (const [name, value] of typed) {
+    const field = card.getByRole('spinbutton', { name });
+    await field.fill(value);
+    await field.press('Tab');
+  }
+  // Saved while the page stays open, and the panel says so once the server has them.
+  await expect
+    .poll(
+      async () => {
+        const saved = await platformPreferences(platformUuid);
+        return [
+          saved.trade_margin,
+          saved.trade_take_profit_percent,
+          saved.trade_stop_loss_percent,
+          saved.trade_treiling_stop_percent,
+        ];
+      },
+      { timeout: 15_000 },
+    )
+    .toEqual([100, 20, 5, 4]);
+  await card.locator('.save-state.is-saved').waitFor({ timeout: 5000 });
+
+  // An edit the page leaves 1 s after: flushed on pagehide, not lost with the tab.
+  const margin = card.getByRole('spinbutton', { name: 'Margin, $' });
+  await margin.fill('50');
+  await margin.press('Tab');
+  await page.waitForTimeout(1000);
+  await page.reload();
+  await margin.waitFor({ timeout: 20_000 });
+  await expect.poll(() => margin.inputValue(), { timeout: 15_000 }).toBe('50.00');
+  expect((await platformPreferences(platformUuid)).trade_take_profit_percent).toBe(20);
+  expect(await card.getByRole('spinbutton', { name: 'Trailing stop, %' }).inputValue()).toBe('4.0');
+  expect(s.errors).toEqual([]);
+});
