@@ -3,6 +3,15 @@ import { z } from 'zod';
 import { resultOf } from './common';
 import { candlePoint } from './signals';
 
+/**
+ * An order filter of the exchange's exchangeInfo (issue 53): a decimal above 0 of at most 12 integer and 12
+ * fraction digits, well inside what trade-core's decimals hold. The server keeps only values that pass.
+ */
+export const symbolFilterValue = z
+  .string()
+  .regex(/^\d{1,12}(\.\d{1,12})?$/, 'Must be a decimal number such as 0.001')
+  .refine((value) => /[1-9]/.test(value), { message: 'Must be above 0' });
+
 export const symbol = z
   .object({
     symbol_uuid: z.uuid(),
@@ -14,6 +23,12 @@ export const symbol = z
     symbol_quantity_precision: z.number().int().min(0),
     /** Decimals of the PRICE_FILTER tickSize: prices are shown and rounded to it (SPEC.md §5, §9). */
     symbol_price_precision: z.number().int().min(0),
+    /** LOT_SIZE minQty: the smallest order quantity; null or absent while the exchange has not listed it. */
+    symbol_min_quantity: symbolFilterValue.nullable().optional(),
+    /** The lower of LOT_SIZE's and MARKET_LOT_SIZE's maxQty: the largest market order quantity. */
+    symbol_max_quantity: symbolFilterValue.nullable().optional(),
+    /** MIN_NOTIONAL notional (USDT): the smallest quantity × price an order may have. */
+    symbol_min_notional: symbolFilterValue.nullable().optional(),
   })
   .meta({ id: 'Symbol' });
 /** Named SymbolInfo so it does not shadow the global Symbol. */

@@ -5,6 +5,7 @@ import {
   doublePrecision,
   index,
   integer,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -118,6 +119,11 @@ export const symbols = pgTable(
     symbol_pair: text('symbol_pair').notNull(),
     symbol_quantity_precision: integer('symbol_quantity_precision').notNull(),
     symbol_price_precision: integer('symbol_price_precision').notNull(),
+    // The order filters a market order must pass (issue 53; binance-fapi.md §4): LOT_SIZE's minQty, the lower
+    // of LOT_SIZE's and MARKET_LOT_SIZE's maxQty, MIN_NOTIONAL's notional. Null until the exchange listed them.
+    symbol_min_quantity: numeric('symbol_min_quantity'),
+    symbol_max_quantity: numeric('symbol_max_quantity'),
+    symbol_min_notional: numeric('symbol_min_notional'),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('symbols_symbol_pair_key').on(table.symbol_pair)],

@@ -2,9 +2,10 @@
 // trade. The symbol_uuid is made once per symbol_pair and kept, so signals and trades can refer to it.
 import { randomUUID } from 'node:crypto';
 import { asc, sql } from 'drizzle-orm';
-import type { SymbolDict } from '../../../contracts';
+import { symbolFilterValue, type SymbolDict } from '../../../contracts';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
+import { compareDecimals } from '../../../shared-core/trade-core-node';
 import { exchangeBudget } from './exchange-budget';
 import { budgetedFetch } from './exchange-transport';
 
@@ -16,7 +17,14 @@ interface ExchangeInfoSymbol {
   quoteAsset: string;
   contractType?: string;
   status: string;
-  filters: { filterType: string; tickSize?: string; stepSize?: string }[];
+  filters: {
+    filterType: string;
+    tickSize?: string;
+    stepSize?: string;
+    minQty?: string;
+    maxQty?: string;
+    notional?: string;
+  }[];
 }
 
 /** Decimal places of a step such as '0.0010' (3) or '1' (0): the precision an order value must keep. */
@@ -24,6 +32,30 @@ export function decimalsOfStep(step: string): number {
   const plain = /e/i.test(step) ? Number(step).toFixed(20) : step;
   const fraction = plain.split('.')[1]?.replace(/0+$/, '') ?? '';
   return fraction.length;
+}
+
+/** A filter value the contract accepts (bounded, above 0), else null: an odd value never reaches the table. */
+function filterValue(value: unknown): string | null {
+  const parsed = symbolFilterValue.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The lower of two filter values that may be missing (the market order's own maxQty and LOT_SIZE's). */
+function lowerOf(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  return compareDecimals(a, b) <= 0 ? a : b;
+}
+
+/** The order filters of a symbol (issue 53): what a market order's quantity and notional must pass. */
+export function orderFilters(filters: ExchangeInfoSymbol['filters']) {
+  const lot = filters.find((f) => f.filterType === 'LOT_SIZE');
+  const market = filters.find((f) => f.filterType === 'MARKET_LOT_SIZE');
+  const minNotional = filters.find((f) => f.filterType === 'MIN_NOTIONAL');
+  return {
+    symbol_min_quantity: filterValue(lot?.minQty),
+    symbol_max_quantity: lowerOf(filterValue(lot?.maxQty), filterValue(market?.maxQty)),
+    symbol_min_notional: filterValue(minNotional?.notional),
+  };
 }
 
 interface RateLimit {
@@ -59,6 +91,7 @@ export async function fetchExchangeSymbols(exchangeUrl: string) {
         symbol_pair: s.symbol,
         symbol_quantity_precision: decimalsOfStep(stepSize),
         symbol_price_precision: decimalsOfStep(tickSize),
+        ...orderFilters(s.filters),
       };
     })
     .filter((s) => s !== undefined);
@@ -77,12 +110,21 @@ export async function syncSymbols(db: Database, exchangeUrl: string): Promise<nu
           symbol_name: item.symbol_name,
           symbol_quantity_precision: item.symbol_quantity_precision,
           symbol_price_precision: item.symbol_price_precision,
+          symbol_min_quantity: item.symbol_min_quantity,
+          symbol_max_quantity: item.symbol_max_quantity,
+          symbol_min_notional: item.symbol_min_notional,
           updated_at: sql`now()`,
         },
       });
   }
   return listed.length;
 }
+
+/**
+ * A stored filter as the contract writes it: numeric columns read back as PostgreSQL writes them (trailing zeros
+ * kept); a value the contract would refuse is dropped, so one odd row never fails the symbol list.
+ */
+const storedFilter = (value: string | null): string | null => (value === null ? null : filterValue(value));
 
 export async function listSymbols(db: Database): Promise<SymbolDict> {
   const rows = await db.select().from(symbols).orderBy(asc(symbols.symbol_pair));
@@ -95,6 +137,9 @@ export async function listSymbols(db: Database): Promise<SymbolDict> {
         symbol_pair: row.symbol_pair,
         symbol_quantity_precision: row.symbol_quantity_precision,
         symbol_price_precision: row.symbol_price_precision,
+        symbol_min_quantity: storedFilter(row.symbol_min_quantity),
+        symbol_max_quantity: storedFilter(row.symbol_max_quantity),
+        symbol_min_notional: storedFilter(row.symbol_min_notional),
       },
     ]),
   );

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYMBOLS, startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
 import type { SymbolInfo } from '../../../../contracts';
-import { decimalsOfStep, syncSymbols } from '../../services/symbols';
+import { decimalsOfStep, orderFilters, syncSymbols } from '../../services/symbols';
 import { createTestApp, signUpAndLogIn, type TestApp } from '../../../test/test-app';
 
 let exchange: PaperExchangeHandle;
@@ -41,6 +41,11 @@ describe('GET /api/symbol/get_available_symbols_dict/', () => {
       symbol_pair: 'BTCUSDT',
       symbol_quantity_precision: 3,
       symbol_price_precision: 1,
+      // Issue 53: the order filters a market order must pass, as exchangeInfo lists them (MARKET_LOT_SIZE's
+      // maxQty 120 is lower than LOT_SIZE's 1000).
+      symbol_min_quantity: '0.001',
+      symbol_max_quantity: '120',
+      symbol_min_notional: '100',
     });
     expect(byPair.DOGEUSDT).toMatchObject({
       symbol_name: 'DOGE',
@@ -71,5 +76,23 @@ describe('decimalsOfStep', () => {
     ['1e-8', 8],
   ])('%s has %i decimals', (step, decimals) => {
     expect(decimalsOfStep(step)).toBe(decimals);
+  });
+});
+
+describe('orderFilters (issue 53)', () => {
+  it('keeps the lower maxQty and drops a value our decimals could not hold or that is not above 0', () => {
+    expect(
+      orderFilters([
+        { filterType: 'LOT_SIZE', minQty: '0.001', maxQty: '50', stepSize: '0.001' },
+        { filterType: 'MARKET_LOT_SIZE', minQty: '0.001', maxQty: '120', stepSize: '0.001' },
+        { filterType: 'MIN_NOTIONAL', notional: '5.0' },
+      ]),
+    ).toEqual({ symbol_min_quantity: '0.001', symbol_max_quantity: '50', symbol_min_notional: '5.0' });
+    expect(
+      orderFilters([
+        { filterType: 'LOT_SIZE', minQty: '0', maxQty: '123456789012345678901', stepSize: '1' },
+        { filterType: 'MIN_NOTIONAL', notional: '1e3' },
+      ]),
+    ).toEqual({ symbol_min_quantity: null, symbol_max_quantity: null, symbol_min_notional: null });
   });
 });
