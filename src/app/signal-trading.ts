@@ -16,6 +16,10 @@ import { riskLimitLine } from '../lib/i18n';
 import { riskLimitRefusal } from '../../contracts';
 import { OpenFailure, openPosition, TradeOpenError } from '../../shared-core/trade-flow';
 import { removeSignal, signalsStore } from '../features/signals/signals-store';
+import { isPlaceable, placementLine, signalPlacement } from '../features/signals/signal-placement';
+import type { OpenTradeOptions } from '../features/signals/trade-from-signal';
+import { pricesStore } from '../features/prices/prices-store';
+import i18n from 'i18next';
 import { clientTradeRecord, createClientTrade } from '../features/trades/api/create-client-trade';
 import { createServerTrade } from '../features/trades/api/create-server-trade';
 import {
@@ -75,12 +79,12 @@ async function platformPreferencesOf(platformUuid: string): Promise<PlatformPref
  * TRADE_AVAILABLE or without the platform's trade settings it silently does nothing. The mode is the global
  * preference trade_in_server_side. On success: 'Trade opened', the card goes, the open trades are read again.
  */
-export function openTradeFromSignal(signalUuid: string): Promise<void> {
-  if (!riskLimitsOn() || tradeSide() === TradeSide.SERVER) return openChecked(signalUuid);
+export function openTradeFromSignal(signalUuid: string, options?: OpenTradeOptions): Promise<void> {
+  if (!riskLimitsOn() || tradeSide() === TradeSide.SERVER) return openChecked(signalUuid, options);
   // Client mode with a risk limit on: one open after another, each checking the limits afresh once the one
   // before is recorded, so two cards whose timers fire in the same second cannot both pass "max open trades"
   // (server mode has the same queue on the server, services/risk-limits.ts).
-  const next = clientOpens.then(() => openChecked(signalUuid));
+  const next = clientOpens.then(() => openChecked(signalUuid, options));
   clientOpens = next.catch(() => undefined);
   return next;
 }
@@ -145,7 +149,7 @@ function releaseSymbol(symbolUuid: string, signalUuid: string, opened: boolean):
   setTimeout(release, SYMBOL_HOLD_MS);
 }
 
-async function openChecked(signalUuid: string): Promise<void> {
+async function openChecked(signalUuid: string, options?: OpenTradeOptions): Promise<void> {
   const signal = signalsStore.signal_by_uuid[signalUuid];
   if (!signal) return;
   const platformUuid = signal.platform_uuid;
@@ -158,17 +162,25 @@ async function openChecked(signalUuid: string): Promise<void> {
   // (Held by this signal already: a second run of it, as the first may still be running, releases nothing.)
   let opened = false;
   try {
-    opened = await openOnSymbol(signal, pinCode, taken);
+    opened = await openOnSymbol(signal, pinCode, taken, options);
   } finally {
     if (!taken) releaseSymbol(symbolUuid, signalUuid, opened);
   }
 }
 
 /** The checks after the symbol's, then the open in the trader's mode; true when a trade was opened. */
-async function openOnSymbol(signal: Signal, pinCode: string, symbolTaken: boolean): Promise<boolean> {
+async function openOnSymbol(
+  signal: Signal,
+  pinCode: string,
+  symbolTaken: boolean,
+  options?: OpenTradeOptions,
+): Promise<boolean> {
   const signalUuid = signal.signal_uuid;
-  const preferences = await platformPreferencesOf(signal.platform_uuid);
-  if (!preferences) return false;
+  const settings = await platformPreferencesOf(signal.platform_uuid);
+  if (!settings) return false;
+  // The card's one click with the smallest margin the exchange takes (issue 53) replaces the margin only.
+  const preferences =
+    options?.margin === undefined ? settings : { ...settings, trade_margin: options.margin };
   const base = { signal_uuid: signalUuid, ...preferences };
   // The risk limits, read afresh (issue 18): a refused open touches no exchange, in either mode. The server
   // refuses a server-mode open past a limit itself too; a failed read leaves that to it.
@@ -182,6 +194,21 @@ async function openOnSymbol(signal: Signal, pinCode: string, symbolTaken: boolea
   }
   if (symbolTaken) {
     notifyError(['trades.notify.symbol_has_trade', signal.symbol.symbol_pair]);
+    return false;
+  }
+  // An order the exchange must refuse (below its minimum, above its largest) touches no exchange (issue 53): at
+  // the latest price, with no allowance (the card asked with one).
+  const symbol = symbolsStore.symbol_dict[signal.symbol.symbol_uuid];
+  const placement = signalPlacement(signal, preferences, symbol, {
+    price: pricesStore.symbol_price_by_uuid[signal.symbol.symbol_uuid]?.current_price,
+    allowancePercent: 0,
+  });
+  if (placement && symbol && !isPlaceable(placement)) {
+    notifyError([
+      'trades.notify.open_failed',
+      signal.symbol.symbol_pair,
+      placementLine(i18n.t, placement, preferences.trade_leverage, symbol),
+    ]);
     return false;
   }
   try {

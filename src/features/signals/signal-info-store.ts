@@ -29,6 +29,11 @@ const requestedPlatforms = new Set<string>();
 
 export function showSignalInfo(platformUuid: string): void {
   signalInfoStore.platform_uuid = platformUuid;
+  requestPlatformPreferences(platformUuid);
+}
+
+/** Reads a platform's preferences once per session when not known (the bar and the cards' placement check). */
+export function requestPlatformPreferences(platformUuid: string): void {
   const isKnown = preferencesStore.platform_preferences_by_uuid[platformUuid] !== undefined;
   if (isKnown || requestedPlatforms.has(platformUuid)) return;
   if (preferencesStore.platform_preferences_loading[platformUuid]) return;

@@ -10,15 +10,24 @@ export function canTradeSignal(tokenLevel: number | undefined): boolean {
   return tokenLevel === TradeTokenLevel.TRADE_AVAILABLE;
 }
 
+/** How a card asks for its trade: with the smallest margin the exchange takes (issue 53), else the settings'. */
+export interface OpenTradeOptions {
+  margin?: number;
+}
+
 /** Opens a trade from a signal; the app's openTradeFromSignal. */
-export type OpenTradeFromSignal = (signalUuid: string) => Promise<void>;
+export type OpenTradeFromSignal = (signalUuid: string, options?: OpenTradeOptions) => Promise<void>;
 
 /** Opens a trade from a card once at a time: the card shows 'processing' until the attempt ends. */
-export async function tradeFromSignal(signalUuid: string, openTrade: OpenTradeFromSignal): Promise<void> {
+export async function tradeFromSignal(
+  signalUuid: string,
+  openTrade: OpenTradeFromSignal,
+  options?: OpenTradeOptions,
+): Promise<void> {
   if (signalsStore.processing_by_uuid[signalUuid] || !signalsStore.signal_by_uuid[signalUuid]) return;
   setSignalProcessing(signalUuid, true);
   try {
-    await openTrade(signalUuid);
+    await (options ? openTrade(signalUuid, options) : openTrade(signalUuid));
   } catch (error) {
     // The trading flow reports its own failures as notifications; nothing may escape a click handler.
     console.error(error);
@@ -33,6 +42,8 @@ export interface AutoOpenContext {
   /** minimal_accuracy in percent, when the preferences are known. */
   minimalAccuracyPercent: number | undefined;
   tokenLevel: number | undefined;
+  /** False when the exchange would refuse the order with the trader's settings (issue 53): never opened alone. */
+  placeable?: boolean;
 }
 
 /**
@@ -48,6 +59,7 @@ export function isAutoOpenDue(
   if (context.autoOpenDelayS <= 0) return false;
   if (elapsedMs < context.autoOpenDelayS * 1000) return false;
   if (!canTradeSignal(context.tokenLevel)) return false;
+  if (context.placeable === false) return false;
   if (context.minimalAccuracyPercent === undefined) return true;
   // In exact decimals: 0.57 × 100 is 56.99999999999999 in binary floating point.
   return compareDecimals(mulDecimals(signal.signal_accuracy, 100), context.minimalAccuracyPercent) >= 0;

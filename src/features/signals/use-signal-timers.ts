@@ -2,15 +2,18 @@ import { useEffect, useRef } from 'react';
 import { SIGNAL_TICK_MS } from '../../config/constants';
 import { preferencesStore } from '../../stores/preferences-store';
 import { knownRiskLimitRefusal } from '../../stores/risk-limits-store';
+import { symbolsStore } from '../../stores/symbols-store';
 import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { expireSignals, signalsStore } from './signals-store';
+import { isPlaceable, signalPlacement } from './signal-placement';
 import { isAutoOpenDue, tradeFromSignal, type OpenTradeFromSignal } from './trade-from-signal';
 
 /**
  * The signal cards' clock, run once for the session (in the layout) so cards expire and auto-open whichever
  * page is shown: every second, cards whose 99 s countdown reached 0 are removed and cards that have run
  * trade_auto_open_delay seconds are traded with `openTrade`, each at most once (SPEC.md §4 "Signal card"),
- * none while a risk limit is reached (stores/risk-limits-store.ts).
+ * none while a risk limit is reached (stores/risk-limits-store.ts) and none the exchange would refuse with the
+ * trader's margin and leverage (issue 53: the card says why and offers the smallest margin that passes).
  */
 export function useSignalTimers(isActive: boolean, openTrade: OpenTradeFromSignal): void {
   const autoOpened = useRef(new Set<string>());
@@ -32,6 +35,13 @@ export function useSignalTimers(isActive: boolean, openTrade: OpenTradeFromSigna
           autoOpenDelayS: delay,
           minimalAccuracyPercent: minimalAccuracy,
           tokenLevel: tradeTokensStore.token_by_platform_uuid[signal.platform_uuid]?.level,
+          placeable: isPlaceable(
+            signalPlacement(
+              signal,
+              preferencesStore.platform_preferences_by_uuid[signal.platform_uuid],
+              symbolsStore.symbol_dict[signal.symbol.symbol_uuid],
+            ),
+          ),
         });
         if (!due) continue;
         attempted.add(signalUuid);

@@ -7,10 +7,13 @@ import { PERCENT_DECIMALS, SIGNAL_COUNTDOWN_S } from '../../../config/constants'
 import { formatFixed, formatFractionAsPercent } from '../../../lib/format';
 import { preferencesStore } from '../../../stores/preferences-store';
 import { tradeTokensStore } from '../../../stores/trade-tokens-store';
-import { hideSignalInfo, showSignalInfo } from '../signal-info-store';
+import { symbolsStore } from '../../../stores/symbols-store';
+import { hideSignalInfo, requestPlatformPreferences, showSignalInfo } from '../signal-info-store';
+import { PlacementProblem, isPlaceable, placementLine, signalPlacement } from '../signal-placement';
 import { removeSignal, signalsStore } from '../signals-store';
 import {
   canTradeSignal,
+  isAutoOpenDue,
   secondsToAutoOpen,
   tradeFromSignal,
   type OpenTradeFromSignal,
@@ -114,13 +117,20 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
   const { open: openSignalDetail } = useDetailParam(SIGNAL_DETAIL_PARAM);
   const { signal_by_uuid, processing_by_uuid } = useSnapshot(signalsStore);
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
-  const { trade_preferences } = useSnapshot(preferencesStore);
+  const { trade_preferences, platform_preferences_by_uuid } = useSnapshot(preferencesStore);
+  const { symbol_dict } = useSnapshot(symbolsStore);
   const { by_platform } = useSnapshot(whatIfStore);
   const signal = signal_by_uuid[signalUuid];
   // The platform whose info this card put in the header bar. A card removed under the pointer (traded,
   // expired) gets no mouseleave, so its going hides the info it showed.
   const shownPlatform = useRef<string | undefined>(undefined);
   const isGone = !signal;
+  const platformUuid = signal?.platform_uuid;
+  const tokenLevel = platformUuid ? token_by_platform_uuid[platformUuid]?.level : undefined;
+  // Issue 53: a tradable card checks its order against the exchange's filters, with the platform's settings.
+  useEffect(() => {
+    if (platformUuid && canTradeSignal(tokenLevel)) requestPlatformPreferences(platformUuid);
+  }, [platformUuid, tokenLevel]);
   useEffect(() => {
     const hideOwn = () => {
       if (shownPlatform.current !== undefined) hideSignalInfo(shownPlatform.current);
@@ -143,18 +153,34 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
   const isProcessing = Boolean(processing_by_uuid[signalUuid]);
   const canTrade = canTradeSignal(token_by_platform_uuid[signal.platform_uuid]?.level);
   const symbolText = signal.symbol.symbol_name;
+  const settings = platform_preferences_by_uuid[signal.platform_uuid];
+  const symbol = symbol_dict[signal.symbol.symbol_uuid];
+  const placement = canTrade ? signalPlacement(signal, settings, symbol) : undefined;
+  const placeable = isPlaceable(placement);
+  const placementText =
+    placement && !placeable && settings && symbol
+      ? placementLine(t, placement, settings.trade_leverage, symbol)
+      : undefined;
+  // The one click with the smallest margin that passes, said on the button.
+  const smallestMargin =
+    placement?.problem === PlacementProblem.TOO_SMALL ? placement.minimum_margin : undefined;
   const tooltip = !canTrade
     ? t('signal.trade_tooltip.disabled', { platform: signal.platform.platform_name })
     : isProcessing
       ? t('signal.trade_tooltip.processing')
-      : isBuy
-        ? t('signal.trade_tooltip.buy', { symbol: symbolText })
-        : t('signal.trade_tooltip.sell', { symbol: symbolText });
-  const autoOpenInS = secondsToAutoOpen(signal, elapsedS, {
+      : placementText !== undefined
+        ? placementText
+        : isBuy
+          ? t('signal.trade_tooltip.buy', { symbol: symbolText })
+          : t('signal.trade_tooltip.sell', { symbol: symbolText });
+  const autoOpenContext = {
     autoOpenDelayS: trade_preferences?.trade_auto_open_delay ?? 0,
     minimalAccuracyPercent: trade_preferences?.minimal_accuracy,
     tokenLevel: token_by_platform_uuid[signal.platform_uuid]?.level,
-  });
+  };
+  const autoOpenInS = secondsToAutoOpen(signal, elapsedS, { ...autoOpenContext, placeable });
+  // Auto-open would have taken it, but the exchange would refuse it: said, not silently skipped.
+  const isAutoOpenSkipped = !placeable && isAutoOpenDue(signal, Number.POSITIVE_INFINITY, autoOpenContext);
   const tooltipId = `signal-trade-tooltip-${signalUuid}`;
   // Issue 42: beside the neuron's hit rate, the share of its trades a replay of the trader's settings won.
   const replayed = by_platform[signal.platform_uuid]?.by_neuron.find(
@@ -267,13 +293,23 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
             <button
               type="button"
               className={`button is-small signal-trade ${isBuy ? 'is-buy' : 'is-sell'}`}
-              disabled={!canTrade || isProcessing}
+              disabled={!canTrade || isProcessing || (!placeable && smallestMargin === undefined)}
               aria-busy={isProcessing}
               aria-describedby={tooltipId}
-              onClick={() => void tradeFromSignal(signalUuid, onTrade)}
+              onClick={() =>
+                void tradeFromSignal(
+                  signalUuid,
+                  onTrade,
+                  smallestMargin === undefined ? undefined : { margin: Number(smallestMargin) },
+                )
+              }
               data-testid="signal-trade"
             >
-              {isBuy ? t('signal.trade_buy') : t('signal.trade_sell')}
+              {smallestMargin === undefined
+                ? isBuy
+                  ? t('signal.trade_buy')
+                  : t('signal.trade_sell')
+                : t(isBuy ? 'signal.trade_buy_with' : 'signal.trade_sell_with', { margin: smallestMargin })}
             </button>
             <span id={tooltipId} className="visually-hidden">
               {tooltip}
@@ -281,6 +317,12 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
           </span>
         </div>
       </div>
+      {placementText !== undefined ? (
+        <p className="signal-placement" role="note" data-testid="signal-placement">
+          {placementText}
+          {isAutoOpenSkipped ? ` ${t('signal.placement.auto_open_skipped')}` : ''}
+        </p>
+      ) : null}
       {autoOpenInS !== undefined && !isProcessing ? (
         <p className="signal-auto-open muted" data-testid="signal-auto-open">
           {t('signal.auto_open_in', { n: autoOpenInS })}

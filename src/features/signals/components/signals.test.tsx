@@ -8,6 +8,8 @@ import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { SIGNAL_INFO_HIDE_DELAY_MS } from '../../../config/constants';
 import { preferencesStore, resetPreferencesStore } from '../../../stores/preferences-store';
 import { TradeTokenLevel } from '../../../stores/token-level';
+import { resetSymbolsStore, symbolsStore } from '../../../stores/symbols-store';
+import { BTC_UUID } from '../../../testing/live-fixtures';
 import { resetTradeTokensStore, tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { resetSignalInfoStore } from '../signal-info-store';
 import { pushSignals, removeSignal, resetSignalsStore, signalsStore } from '../signals-store';
@@ -218,6 +220,80 @@ describe('signal card', () => {
     await advance(0);
     expect(screen.getByTestId('location')).toHaveTextContent(
       `/trading?signal_detail_uuid=${signal.signal_uuid}`,
+    );
+  });
+});
+
+// Issue 53: the default 10 $ × 10 on BTC at 85 800 is 0.001 BTC (85.80 $), below its MIN_NOTIONAL of 100 $.
+describe('a trade the exchange would refuse (issue 53)', () => {
+  beforeEach(() => {
+    resetSymbolsStore();
+    symbolsStore.symbol_dict[BTC_UUID] = {
+      symbol_uuid: BTC_UUID,
+      symbol_name: 'BTC',
+      symbol_pair: 'BTCUSDT',
+      symbol_quantity_precision: 3,
+      symbol_price_precision: 1,
+      symbol_min_quantity: '0.001',
+      symbol_max_quantity: '120',
+      symbol_min_notional: '100',
+    };
+    preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID] = {
+      trade_margin: 10,
+      trade_leverage: 10,
+      trade_stop_loss_percent: 5,
+      trade_take_profit_percent: 2.5,
+      trade_treiling_stop_percent: 3,
+    };
+    setTokenLevel(TradeTokenLevel.TRADE_AVAILABLE);
+  });
+
+  test('the card says what margin it needs and opens with it in one click, said on the button', async () => {
+    const signal = makeSignal({ signal_price_enter: 85800 });
+    pushSignals(byUuid(signal));
+    renderSession();
+    const card = screen.getByTestId('signal-card');
+    // 0.002 BTC holds 1 % up (86 658): 0.002 × 86 658 ÷ 10 = 17.33 → 17.50 on the margin's 0.25 step.
+    expect(within(card).getByTestId('signal-placement')).toHaveTextContent(
+      "Needs ≥ 17.50 $ margin at ×10: with less the order is below the exchange's smallest (100 $)",
+    );
+    const button = within(card).getByTestId('signal-trade');
+    expect(button).toHaveTextContent('Buy with 17.50 $');
+    expect(within(card).getByTestId('signal-trade-tooltip')).toHaveAttribute(
+      'title',
+      expect.stringContaining('Needs ≥ 17.50 $ margin'),
+    );
+    fireEvent.click(button);
+    await advance(0);
+    expect(openTradeFromSignal).toHaveBeenCalledExactlyOnceWith(signal.signal_uuid, { margin: 17.5 });
+  });
+
+  test('auto-open skips it and says so; once the margin is enough it is offered and opened as set', async () => {
+    setPreferences(1);
+    const signal = makeSignal({ signal_price_enter: 85800 });
+    pushSignals(byUuid(signal));
+    renderSession();
+    await advance(5000);
+    expect(openTradeFromSignal).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('signal-auto-open')).toBeNull();
+    expect(screen.getByTestId('signal-placement')).toHaveTextContent(/Auto-open skips it\.$/);
+    await act(async () => {
+      preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID]!.trade_margin = 20;
+    });
+    expect(screen.queryByTestId('signal-placement')).toBeNull();
+    expect(screen.getByTestId('signal-trade')).toHaveTextContent(/^Buy$/);
+    await advance(1000);
+    expect(openTradeFromSignal).toHaveBeenCalledExactlyOnceWith(signal.signal_uuid);
+  });
+
+  test('above the largest market order the trade button is off and says why', async () => {
+    preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID]!.trade_margin = 1000;
+    preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID]!.trade_leverage = 125;
+    pushSignals(byUuid(makeSignal({ signal_price_enter: 850 })));
+    renderSession();
+    expect(screen.getByTestId('signal-trade')).toBeDisabled();
+    expect(screen.getByTestId('signal-placement')).toHaveTextContent(
+      "Above the exchange's largest market order (120 BTC): lower the margin or the leverage",
     );
   });
 });
