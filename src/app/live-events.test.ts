@@ -5,7 +5,7 @@ import { subscribe } from 'valtio';
 import WebSocket, { WebSocketServer } from 'ws';
 import { bitcoinStore } from '../features/bitcoin/bitcoin-store';
 import { notificationsStore } from '../stores/notifications-store';
-import { pricesStore } from '../features/prices/prices-store';
+import { pricesStore } from '../stores/prices-store';
 import { getRecentSignalList } from '../features/signals/api/get-recent-signal-list';
 import { signalSecondsLeft, signalsStore } from '../features/signals/signals-store';
 import { getOpenTrades } from '../features/trades/api/get-open-trades';

@@ -7,7 +7,7 @@ import { TradeStatus, type ServerEvent } from '../../contracts';
 import { authStore, takeWebsocketToken } from '../stores/auth-store';
 import { setBitcoinInformation } from '../features/bitcoin/bitcoin-store';
 import { addNotification, NotificationType } from '../stores/notifications-store';
-import { pushSymbolPrice } from '../features/prices/prices-store';
+import { pushSymbolPrice } from '../stores/prices-store';
 import { loadRecentSignals, pushSignals } from '../features/signals/signals-store';
 import {
   applyTradeCalculated,

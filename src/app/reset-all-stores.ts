@@ -8,7 +8,7 @@ import { resetNotificationsStore } from '../stores/notifications-store';
 import { resetPlatformsStore } from '../stores/platforms-store';
 import { resetPreferencesStore } from '../stores/preferences-store';
 import { resetRiskLimitsStore } from '../stores/risk-limits-store';
-import { resetPricesStore } from '../features/prices/prices-store';
+import { resetPricesStore } from '../stores/prices-store';
 import { resetSignalInfoStore } from '../features/signals/signal-info-store';
 import { resetSignalsStore } from '../features/signals/signals-store';
 import { resetStatisticsStore } from '../features/statistics/statistics-store';

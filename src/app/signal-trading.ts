@@ -18,7 +18,7 @@ import { OpenFailure, openPosition, TradeOpenError } from '../../shared-core/tra
 import { removeSignal, signalsStore } from '../features/signals/signals-store';
 import { isPlaceable, placementLine, signalPlacement } from '../features/signals/signal-placement';
 import type { OpenTradeOptions } from '../features/signals/trade-from-signal';
-import { pricesStore } from '../features/prices/prices-store';
+import { pricesStore } from '../stores/prices-store';
 import i18n from 'i18next';
 import { clientTradeRecord, createClientTrade } from '../features/trades/api/create-client-trade';
 import { createServerTrade } from '../features/trades/api/create-server-trade';

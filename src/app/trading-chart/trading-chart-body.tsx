@@ -10,7 +10,7 @@ import type { SymbolCandles, Trade } from '../../../contracts';
 import { CandleChart } from '../../components/charts/candle-chart';
 import { Loader } from '../../components/ui';
 import { historyStore } from '../../features/history/history-store';
-import { pricesStore } from '../../features/prices/prices-store';
+import { pricesStore } from '../../stores/prices-store';
 import { tradesStore } from '../../features/trades/trades-store';
 import { translateError, formatTimeOfDay } from '../../lib/i18n';
 import { tradeLines, tradeMarkers } from '../../features/trades/trade-chart-lines';

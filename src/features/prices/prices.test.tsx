@@ -7,7 +7,12 @@ import { loadTradeCoreForTests } from '../../testing/load-trade-core';
 import { PRICE_QUEUE_MAX_COUNT, PRICE_TICKER_INTERVAL_MS } from '../../config/constants';
 import { resetSymbolsStore, symbolsStore } from '../../stores/symbols-store';
 import { PriceTicker } from './components/price-ticker';
-import { dropOldestSymbolPrice, pricesStore, pushSymbolPrice, resetPricesStore } from './prices-store';
+import {
+  dropOldestSymbolPrice,
+  pricesStore,
+  pushSymbolPrice,
+  resetPricesStore,
+} from '../../stores/prices-store';
 
 const ETH = makePrice({
   symbol_uuid: ETH_UUID,

@@ -1,7 +1,7 @@
 // Whether a signal's trade is placeable with the trader's settings (issue 53): the signal card, auto-open and
 // the open itself ask shared-core's orderPlacement with the platform's margin and leverage and the symbol's
-// filters. The card and auto-open ask at the signal's entry with a 1 % allowance (the price moves before the
-// order); the open asks at the latest price with none, refusing only what the exchange must refuse.
+// filters. The card and auto-open ask at the latest price the page has (else the signal's entry) with a 1 %
+// allowance (the price moves before the order); the open asks with none, refusing only what must fail.
 import type { TFunction } from 'i18next';
 import type { PlatformPreferences, Signal, SymbolInfo } from '../../../contracts';
 import {

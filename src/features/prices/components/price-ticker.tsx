@@ -5,7 +5,7 @@ import { DirectionIcon, trendPalette } from '../../../components/ui';
 import { PRICE_TICKER_INTERVAL_MS } from '../../../config/constants';
 import { formatFixed } from '../../../lib/format';
 import { symbolsStore } from '../../../stores/symbols-store';
-import { dropOldestSymbolPrice, pricesStore } from '../prices-store';
+import { dropOldestSymbolPrice, pricesStore } from '../../../stores/prices-store';
 import './prices.css';
 
 /**

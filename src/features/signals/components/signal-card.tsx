@@ -8,6 +8,7 @@ import { formatFixed, formatFractionAsPercent } from '../../../lib/format';
 import { preferencesStore } from '../../../stores/preferences-store';
 import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { symbolsStore } from '../../../stores/symbols-store';
+import { pricesStore } from '../../../stores/prices-store';
 import { hideSignalInfo, requestPlatformPreferences, showSignalInfo } from '../signal-info-store';
 import { PlacementProblem, isPlaceable, placementLine, signalPlacement } from '../signal-placement';
 import { removeSignal, signalsStore } from '../signals-store';
@@ -119,6 +120,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
   const { trade_preferences, platform_preferences_by_uuid } = useSnapshot(preferencesStore);
   const { symbol_dict } = useSnapshot(symbolsStore);
+  const { symbol_price_by_uuid } = useSnapshot(pricesStore);
   const { by_platform } = useSnapshot(whatIfStore);
   const signal = signal_by_uuid[signalUuid];
   // The platform whose info this card put in the header bar. A card removed under the pointer (traded,
@@ -155,7 +157,9 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
   const symbolText = signal.symbol.symbol_name;
   const settings = platform_preferences_by_uuid[signal.platform_uuid];
   const symbol = symbol_dict[signal.symbol.symbol_uuid];
-  const placement = canTrade ? signalPlacement(signal, settings, symbol) : undefined;
+  // At the latest price when the page has one (the order goes at the mark), else at the signal's entry.
+  const price = symbol_price_by_uuid[signal.symbol.symbol_uuid]?.current_price;
+  const placement = canTrade ? signalPlacement(signal, settings, symbol, { price }) : undefined;
   const placeable = isPlaceable(placement);
   const placementText =
     placement && !placeable && settings && symbol

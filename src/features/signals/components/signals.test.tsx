@@ -9,7 +9,8 @@ import { SIGNAL_INFO_HIDE_DELAY_MS } from '../../../config/constants';
 import { preferencesStore, resetPreferencesStore } from '../../../stores/preferences-store';
 import { TradeTokenLevel } from '../../../stores/token-level';
 import { resetSymbolsStore, symbolsStore } from '../../../stores/symbols-store';
-import { BTC_UUID } from '../../../testing/live-fixtures';
+import { BTC_UUID, makePrice } from '../../../testing/live-fixtures';
+import { pushSymbolPrice, resetPricesStore } from '../../../stores/prices-store';
 import { resetTradeTokensStore, tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { resetSignalInfoStore } from '../signal-info-store';
 import { pushSignals, removeSignal, resetSignalsStore, signalsStore } from '../signals-store';
@@ -228,6 +229,7 @@ describe('signal card', () => {
 describe('a trade the exchange would refuse (issue 53)', () => {
   beforeEach(() => {
     resetSymbolsStore();
+    resetPricesStore();
     symbolsStore.symbol_dict[BTC_UUID] = {
       symbol_uuid: BTC_UUID,
       symbol_name: 'BTC',
@@ -266,6 +268,9 @@ describe('a trade the exchange would refuse (issue 53)', () => {
     fireEvent.click(button);
     await advance(0);
     expect(openTradeFromSignal).toHaveBeenCalledExactlyOnceWith(signal.signal_uuid, { margin: 17.5 });
+    // The latest price rules when the page has one: at 50 000 (1 % down, 49 500) 0.003 BTC × 49 500 ÷ 10 = 14.85.
+    await act(async () => pushSymbolPrice(makePrice({ current_price: 50000 })));
+    expect(within(card).getByTestId('signal-trade')).toHaveTextContent('Buy with 15.00 $');
   });
 
   test('auto-open skips it and says so; once the margin is enough it is offered and opened as set', async () => {

@@ -2,8 +2,8 @@
 // the price ticker's queue. symbol_price_base_from_core arrives through live-events; the ticker's 1150 ms
 // timer lives in its component (DESIGN.md: timers are not store state).
 import { proxy } from 'valtio';
-import { PRICE_QUEUE_MAX_COUNT } from '../../config/constants';
-import type { SymbolPriceBase } from '../../../contracts';
+import { PRICE_QUEUE_MAX_COUNT } from '../config/constants';
+import type { SymbolPriceBase } from '../../contracts';
 
 interface PricesState {
   /** Latest price item per symbol_uuid; trading rows read current_price and trend_moment here. */
