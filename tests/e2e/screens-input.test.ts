@@ -4,18 +4,23 @@
 // trader is on Trade Preferences shows as a toast with its countdowns, in the notification area, with a way to
 // the signal on Main. The signal is a real stored one of the running engine, re-sent through the real socket
 // (trading-helpers.ts proxySocket), so its arrival does not wait for the engine.
-import type { Platform, PlatformPreferences, TradePreferences } from '../../contracts';
+import type { Platform, PlatformPreferences, SymbolDict, TradePreferences } from '../../contracts';
 import { expect, test } from 'vitest';
 import { screenshot, setupE2e } from './harness';
 import {
+  Decimal,
   addTradeToken,
   apiGet,
   dismissNotifications,
   enterPin,
   expectNotification,
+  openTradeOf,
   openTraderSession,
   paperCard,
+  pinnedPrices,
   reportFailures,
+  signalCard,
+  storedSignals,
   type TraderSession,
 } from './trading-helpers';
 import { setLook } from './walk-support';
@@ -23,6 +28,7 @@ import { setLook } from './walk-support';
 const e2e = setupE2e();
 let s: TraderSession;
 reportFailures('screens-input', () => s);
+const { holdPrice } = pinnedPrices(() => s);
 
 async function paperPlatformUuid(): Promise<string> {
   const { platform_dict } = await apiGet<{ platform_dict: Record<string, Platform> }>(
@@ -232,5 +238,78 @@ test('edits on a card with a live token, an open trade and ticking prices are sa
   await expect.poll(() => margin.inputValue(), { timeout: 15_000 }).toBe('50.00');
   expect((await platformPreferences(platformUuid)).trade_take_profit_percent).toBe(20);
   expect(await card.getByRole('spinbutton', { name: 'Trailing stop, %' }).inputValue()).toBe('4.0');
+  expect(s.errors).toEqual([]);
+});
+
+/**
+ * The smallest margin on the 0.25 $ step whose market order passes the symbol's filters at every price within
+ * 1 % of `price` (an oracle apart from trade-core: Decimal.js): quantity = margin × leverage ÷ price, down to
+ * the step, must reach minQty and MIN_NOTIONAL ÷ price, up to the step.
+ */
+function smallestMargin(price: Decimal, leverage: number, minQuantity: string, minNotional: string): string {
+  let needed = new Decimal(0);
+  for (const at of [price.times(0.99), price, price.times(1.01)]) {
+    const quantity = Decimal.max(
+      minQuantity,
+      new Decimal(minNotional).div(at).toDecimalPlaces(3, Decimal.ROUND_UP),
+    );
+    needed = Decimal.max(needed, quantity.times(at).div(leverage));
+  }
+  return Decimal.max(1.5, needed.div(0.25).ceil().times(0.25)).toFixed(2);
+}
+
+// Issue 53: with the default 10 $ × 10 a BTCUSDT order is 0.001 BTC, below its MIN_NOTIONAL of 100 $. The card
+// says what margin it needs instead of offering a trade that fails, and opens with that margin in one click.
+test('with the default settings a BTC card says what it needs and opens with the smallest margin that passes', async () => {
+  const { page } = s;
+  const card = paperCard(page);
+  const platformUuid = await paperPlatformUuid();
+  await dismissNotifications(page);
+  const margin = card.getByRole('spinbutton', { name: 'Margin, $' });
+  await margin.fill('10');
+  await margin.press('Tab');
+  await expect
+    .poll(async () => (await platformPreferences(platformUuid)).trade_margin, { timeout: 15_000 })
+    .toBe(10);
+  await enterPin(page, '12345');
+  const [signal] = await storedSignals(page, 1, () => [], { prefer: ['BTCUSDT'], exclude: [] });
+  expect(signal!.symbol.symbol_pair).toBe('BTCUSDT');
+  const { symbol_dict } = await apiGet<{ symbol_dict: SymbolDict }>(
+    page,
+    'symbol/get_available_symbols_dict/',
+  );
+  const btc = symbol_dict[signal!.symbol.symbol_uuid]!;
+  await holdPrice(signal!);
+  const mark = new Decimal(await s.exchange.mark('BTCUSDT'));
+  const leverage = (await platformPreferences(platformUuid)).trade_leverage;
+  const needed = smallestMargin(mark, leverage, btc.symbol_min_quantity!, btc.symbol_min_notional!);
+
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
+  s.socket.deliver(signal!);
+  const signalBox = signalCard(page, signal!.signal_uuid);
+  const direction = signal!.signal_direction_created === 'BUY' ? 'Buy' : 'Sell';
+  const button = signalBox.getByTestId('signal-trade');
+  // At the page's live price, which the pinned mark reaches within moments.
+  await expect.poll(() => button.innerText(), { timeout: 20_000 }).toBe(`${direction} with ${needed} $`);
+  expect(await signalBox.getByTestId('signal-placement').innerText()).toMatch(
+    new RegExp(
+      `^Needs ≥ ${needed.replace('.', '\\.')} \\$ margin at ×${leverage}: with less the order is below the exchange's smallest \\(${btc.symbol_min_notional} \\$\\)`,
+    ),
+  );
+  await signalBox.scrollIntoViewIfNeeded();
+  await screenshot(page, 'screens-input-btc-card-en-dark');
+  await setLook(page, 'ua', 'light');
+  expect(await button.innerText()).toBe(`${direction === 'Buy' ? 'Купити' : 'Продати'} з ${needed} $`);
+  await screenshot(page, 'screens-input-btc-card-ua-light');
+  await setLook(page, 'en', 'dark');
+
+  await dismissNotifications(page);
+  await button.click();
+  await expectNotification(page, 'Trade opened', 60_000);
+  const trade = await openTradeOf(page, signal!.signal_uuid);
+  expect(new Decimal(trade.trade_margin).eq(needed)).toBe(true);
+  // The exchange took it: its notional at the fill is at least the filter's.
+  const risk = await s.exchange.positionRisk(s.account, 'BTCUSDT');
+  expect(new Decimal(risk.positionAmt).abs().times(risk.entryPrice).gte(btc.symbol_min_notional!)).toBe(true);
   expect(s.errors).toEqual([]);
 });

@@ -324,7 +324,9 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
       {placementText !== undefined ? (
         <p className="signal-placement" role="note" data-testid="signal-placement">
           {placementText}
-          {isAutoOpenSkipped ? ` ${t('signal.placement.auto_open_skipped')}` : ''}
+          {isAutoOpenSkipped ? (
+            <span className="signal-placement-auto">{t('signal.placement.auto_open_skipped')}</span>
+          ) : null}
         </p>
       ) : null}
       {autoOpenInS !== undefined && !isProcessing ? (

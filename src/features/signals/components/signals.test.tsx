@@ -281,7 +281,7 @@ describe('a trade the exchange would refuse (issue 53)', () => {
     await advance(5000);
     expect(openTradeFromSignal).not.toHaveBeenCalled();
     expect(screen.queryByTestId('signal-auto-open')).toBeNull();
-    expect(screen.getByTestId('signal-placement')).toHaveTextContent(/Auto-open skips it\.$/);
+    expect(screen.getByTestId('signal-placement')).toHaveTextContent(/\)Auto-open skips it\.$/);
     await act(async () => {
       preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID]!.trade_margin = 20;
     });
