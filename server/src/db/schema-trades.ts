@@ -4,6 +4,7 @@
 // (trade_phase 'opening') or when the open stopped half-way (trade_error 'open_incomplete').
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   doublePrecision,
   index,
   jsonb,
@@ -103,6 +104,12 @@ export const trades = pgTable(
       .notNull()
       .defaultNow(),
     trade_close_timestamp: timestamp('trade_close_timestamp', { withTimezone: true }),
+    /**
+     * Issue 53, "while you were away": false for a close the server recorded on its own (the account's stream,
+     * the exchange's exits, the reconciler, the server's monitor) until a page of the trader claims it and says
+     * so; true for one a page asked for (that page told its trader); null for closes from before issue 53.
+     */
+    trade_close_announced: boolean('trade_close_announced'),
   },
   (table) => [
     // One trade per signal per user: a retried create never opens a second position.

@@ -32,4 +32,6 @@ export interface ClosingDesk {
 export interface CloseExtra {
   trade_close_cause?: string | null;
   trade_exits_waiting?: string[] | null;
+  /** True when a page asked for the close (it tells its trader); otherwise a page claims it later (issue 53). */
+  trade_close_announced?: boolean;
 }

@@ -145,6 +145,7 @@ export class TradeDesk {
         trade_error: null,
         trade_close_timestamp: now,
         trade_update_timestamp: now,
+        trade_close_announced: false,
         ...extra,
       })
       .where(and(eq(trades.trade_uuid, row.trade_uuid), eq(trades.trade_status, TradeStatus.OPEN)))

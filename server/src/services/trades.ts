@@ -1,7 +1,7 @@
 // Trades in the database (db/schema-trades.ts) and on the wire (contracts/trades.ts): the rows a trader may
 // see, the checks a new trade passes (its signal, platform and symbol) and the one-trade-per-signal rule.
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, isNotNull, lte, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lte, ne } from 'drizzle-orm';
 import {
   TradeError,
   TradeStatus,
@@ -197,6 +197,46 @@ export async function listOpenTrades(db: Database, userUuid: string): Promise<Tr
     )
     .orderBy(asc(trades.trade_create_timestamp));
   return rows;
+}
+
+/** Most closes one claim answers: the rest stay for the next (a page claims again after each close it hears). */
+export const CLAIMED_CLOSES_MAX = 50;
+
+/**
+ * Issue 53, "while you were away": the trader's closes no page has told yet (the server recorded them on its
+ * own), oldest first, marked told in the same statement, so two tabs or devices never both tell one.
+ */
+export async function claimUnannouncedCloses(db: Database, userUuid: string): Promise<TradeWithSymbol[]> {
+  const claimed = await db
+    .update(trades)
+    .set({ trade_close_announced: true })
+    // The flag again in the outer condition: PostgreSQL re-checks it on a row another claim just changed (the
+    // subquery's list is not read again), so a concurrent claim skips it.
+    .where(
+      and(
+        eq(trades.trade_close_announced, false),
+        inArray(
+          trades.trade_uuid,
+          db
+            .select({ trade_uuid: trades.trade_uuid })
+            .from(trades)
+            .where(and(eq(trades.user_uuid, userUuid), eq(trades.trade_close_announced, false)))
+            .orderBy(asc(trades.trade_close_timestamp))
+            .limit(CLAIMED_CLOSES_MAX),
+        ),
+      ),
+    )
+    .returning({ trade_uuid: trades.trade_uuid });
+  if (claimed.length === 0) return [];
+  const rows = await withSymbol(db)
+    .where(
+      inArray(
+        trades.trade_uuid,
+        claimed.map((row) => row.trade_uuid),
+      ),
+    )
+    .orderBy(asc(trades.trade_close_timestamp));
+  return rows.filter(({ trade }) => isListable(trade));
 }
 
 /** Trades created in [start_date, end_date], newest first (SPEC.md §7 /trade/get_trades_history/). */

@@ -23,6 +23,7 @@ import { priceAtRoe } from '../../services/trade-math';
 import {
   TRADE_ALREADY_CLOSED,
   calculatedOf,
+  claimUnannouncedCloses,
   listTradeHistory,
   toWireTrade,
   updateTrade,
@@ -155,6 +156,23 @@ export const tradeRoutes: FastifyPluginAsyncZod<{ feed: MarketFeed }> = async (a
         toWireTrade(trade, symbol, monitor.calculated(trade.trade_uuid)),
       );
       return { result: { trade_list } };
+    },
+  );
+
+  app.post(
+    '/claim_unannounced_closes/',
+    {
+      schema: {
+        tags: ['trade'],
+        summary:
+          'Closes the server recorded with no page told (the exchange, the account follower), each answered once',
+        security: bearerSecurity,
+        response: { 200: tradeListAnswer, 401: errorBody },
+      },
+    },
+    async (request) => {
+      const rows = await claimUnannouncedCloses(app.db, request.userUuid);
+      return { result: { trade_list: rows.map(({ trade, symbol }) => toWireTrade(trade, symbol)) } };
     },
   );
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serverEvent, tradeListAnswer, type ServerEvent } from '../../../../contracts';
 import { trades } from '../../db/schema-trades';
+import { findUserTrade } from '../../services/trades';
 import {
   TEST_TRADE_SETTINGS,
   createTestApp,
@@ -576,5 +577,65 @@ describe('OpenAPI document', () => {
       expect(operation?.responses[status], `${method} ${path}`).toBeDefined();
       expect(operation.security?.length, `${method} ${path}`).toBe(1);
     }
+  });
+});
+
+// Issue 53, "while you were away": a close the server recorded on its own (here as the account's stream or
+// the exchange's exit does, through the desk) is answered to the first claim, once; one a page asked for is not.
+describe('POST /api/trade/claim_unannounced_closes/', () => {
+  const claim = async (headers = owner.headers) => {
+    const response = await call('POST', '/api/trade/claim_unannounced_closes/', undefined, headers);
+    expect(response.statusCode, response.body).toBe(200);
+    return tradeListAnswer.parse(response.json()).result.trade_list;
+  };
+
+  it('answers each close the server recorded once, with its status and net PNL; never a close a page asked for', async () => {
+    await claim();
+    const away = await createTrade();
+    const byPage = await createTrade();
+    const recorded = await t.tradeDesk.recordClose(
+      (await findUserTrade(t.db, owner.user_uuid, away.trade_uuid))!,
+      'take_profit',
+      '97100',
+    );
+    expect(recorded?.trade_close_announced).toBe(false);
+    const asked = await call('POST', '/api/trade_client/close_trade/', {
+      trade_uuid: byPage.trade_uuid,
+      trade_status: 'manual_close',
+      trade_close_price: '97050',
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    // Another trader claims none of the owner's.
+    expect(await claim(other.headers)).toEqual([]);
+    const [told, ...rest] = await claim();
+    expect(rest).toEqual([]);
+    expect(told).toMatchObject({
+      trade_uuid: away.trade_uuid,
+      trade_status: 'take_profit',
+      trade_close_price: '97100',
+    });
+    expect(told!.trade_pnl_net).toEqual(recorded!.trade_pnl_net);
+    // Once: a second tab's claim finds nothing.
+    expect(await claim()).toEqual([]);
+  });
+
+  it('two claims at once tell each close once between them', async () => {
+    const uuids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const trade = await createTrade();
+      await t.tradeDesk.recordClose(
+        (await findUserTrade(t.db, owner.user_uuid, trade.trade_uuid))!,
+        'stop_loss',
+        '96030',
+      );
+      uuids.push(trade.trade_uuid);
+    }
+    const [a, b] = await Promise.all([claim(), claim()]);
+    expect([...a!, ...b!].map((trade) => trade.trade_uuid).sort()).toEqual(uuids.sort());
+  });
+
+  it('answers 401 without a token', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/trade/claim_unannounced_closes/' });
+    expect(response.statusCode).toBe(401);
   });
 });

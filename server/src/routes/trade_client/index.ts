@@ -98,6 +98,8 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
           trade_close_price ?? desk.currentPriceOf(found),
           // The fill's commission only with the fill's price (issue 18).
           trade_close_price ? trade_close_commission : undefined,
+          // The page that records it tells its trader.
+          { trade_close_announced: true },
         );
         if (!closed) throw new HttpError(409, TRADE_ALREADY_CLOSED);
         return { result: toWireTrade(closed, found.symbol) };

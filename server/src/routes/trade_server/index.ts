@@ -326,6 +326,8 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
           closed.trade_status,
           closed.trade_close_price ?? desk.currentPriceOf(found),
           closed.trade_close_price ? closed.trade_close_commission : undefined,
+          // The page that asked tells its trader.
+          { trade_close_announced: true },
         );
         if (!row) throw new HttpError(409, TRADE_ALREADY_CLOSED);
         return { result: toWireTrade(row, found.symbol) };
