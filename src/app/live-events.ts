@@ -19,6 +19,7 @@ import {
 } from '../features/trades/trades-store';
 import { useTradeStatusTimers } from '../features/trades/use-trade-status-timers';
 import { noteClientClose } from '../features/trades/account-follow';
+import { CloseTelling, tellUnannouncedCloses } from '../features/trades/away-closes';
 import { loadBalance } from './platform-keys';
 import { createWsClient, WsStatus, type WsClient, type WsClientOptions } from '../lib/ws-client';
 
@@ -114,6 +115,8 @@ export function routeServerEvent(event: ServerEvent, client: Pick<WsClient, 'sen
         // left waiting, which the page cancels before its next open there.
         const known = tradesStore.trade_by_uuid_dict[trade_uuid];
         if (known) noteClientClose(known);
+        // A close this page did not ask for (issue 53) is told once, with its status and net PNL.
+        void tellUnannouncedCloses(CloseTelling.LIVE);
       }
       const result = applyTradeCalculated(trade_uuid, trade_update_calculated);
       // An open trade this list does not know yet (opened in another tab or device): read the list again.
@@ -180,6 +183,8 @@ export function startLiveEvents(options: Partial<WsClientOptions> = {}): () => v
         resetRecomputeRequests();
         void loadOpenTrades();
         void loadRecentSignals();
+        // What closed while no page was connected (issue 53): told once, in the bell's history too.
+        void tellUnannouncedCloses(CloseTelling.AWAY);
       }
     },
     ...options,

@@ -18,6 +18,7 @@ import {
   dismissNotifications,
   enterPin,
   expectNotification,
+  fixed,
   historyOfToday,
   openFromSignal,
   openTrades,
@@ -211,6 +212,7 @@ test('with no page open the exchange closes at the take profit, the trailing sto
     [trailing, 'treiling_stop', 'trailing'],
     [stop, 'stop_loss', 'stop'],
   ] as const;
+  const recordedCloses: Trade[] = [];
   for (const [signal, status, by] of cases) {
     const trade = trades.get(signal)!;
     let recorded: Trade | undefined;
@@ -226,6 +228,7 @@ test('with no page open the exchange closes at the take profit, the trailing sto
     const fill = await closingFill(s.exchange, s.account, signal.symbol.symbol_pair, signal.signal_uuid, by);
     expect(new Decimal(recorded!.trade_close_price!).eq(fill.price), status).toBe(true);
     expect(new Decimal(recorded!.trade_pnl_current).eq(realizedPnl(trade, fill.price)), status).toBe(true);
+    recordedCloses.push(recorded!);
   }
   // What each close left on the exchange still waits there: only the key can cancel it.
   expect(await waitingAlgos(tp.symbol.symbol_pair)).toHaveLength(2);
@@ -233,6 +236,29 @@ test('with no page open the exchange closes at the take profit, the trailing sto
   // Back: none of the three is listed open; the PIN's balance read cancels what they left waiting.
   await page.goto(e2e.app.baseUrl);
   await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
+  // Issue 53: each close made while away is told on the visit, once, with its status and net PNL, and stays
+  // in the bell's history.
+  await page.getByTestId('notification-toggle').click();
+  const bellHistory = page.getByTestId('notification-history');
+  const statusNames = { take_profit: 'Take profit', treiling_stop: 'Trailing stop', stop_loss: 'Stop loss' };
+  for (const closed of recordedCloses) {
+    const net = `Net PNL ${fixed(closed.trade_pnl_net!, 2)} $`;
+    const item = bellHistory
+      .locator('.notification-history-item')
+      .filter({ hasText: 'While you were away: trade closed' })
+      .filter({ hasText: closed.symbol.symbol_pair })
+      .filter({ hasText: statusNames[closed.trade_status as keyof typeof statusNames] })
+      .filter({ hasText: net });
+    await expect.poll(() => item.count(), { timeout: 20_000 }).toBe(1);
+  }
+  expect(
+    await bellHistory
+      .locator('.notification-history-item')
+      .filter({ hasText: 'While you were away' })
+      .count(),
+  ).toBe(recordedCloses.length);
+  await screenshot(page, 'away-closes-en-dark');
+  await page.getByTestId('notification-toggle').click();
   const stillOpen = (await openTrades(page)).map((item) => item.trade_uuid);
   for (const trade of trades.values()) expect(stillOpen).not.toContain(trade.trade_uuid);
   await page.getByRole('link', { name: 'Trade Preferences' }).click();
