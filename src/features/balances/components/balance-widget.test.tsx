@@ -5,6 +5,7 @@ import { loadTradeCoreForTests } from '../../../testing/load-trade-core';
 import { initTestI18n } from '../../../testing/i18n-test';
 import { authStore, resetAuthStore } from '../../../stores/auth-store';
 import { platformsStore, resetPlatformsStore } from '../../../stores/platforms-store';
+import { resetTradeTokensStore, tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { balancesStore, resetBalancesStore } from '../balances-store';
 import { BalanceWidget } from './balance-widget';
 
@@ -41,6 +42,7 @@ beforeEach(() => {
   resetAuthStore();
   resetPlatformsStore();
   resetBalancesStore();
+  resetTradeTokensStore();
 });
 afterEach(cleanup);
 
@@ -74,6 +76,26 @@ describe('BalanceWidget', () => {
     expect(screen.getByRole('dialog', { name: 'Accounts Balance' })).toBeInTheDocument();
     expect(await screen.findAllByTestId('balance-item')).toHaveLength(2);
     expect(screen.getByTestId('balance-total')).toHaveTextContent('150.36 $');
+  });
+
+  test('a token locked until its PIN is typed (after a reload) is unknown, not 0.00 $ (issue 53)', async () => {
+    authStore.user = USER;
+    platformsStore.platform_dict = { [A]: { ...PAPER, level: 1 } };
+    platformsStore.is_loaded = true;
+    render(<BalanceWidget />);
+    const widget = screen.getByTestId('balance-widget');
+    expect(widget).toHaveTextContent('— $');
+    expect(widget).toHaveAttribute(
+      'title',
+      expect.stringContaining('Paper Futures: locked — type its PIN Code to read the balance'),
+    );
+    // The PIN typed and the balance read: the sum.
+    await act(async () => {
+      tradeTokensStore.token_by_platform_uuid[A] = { level: 3 };
+      balancesStore.balance_by_platform_uuid = { [A]: balance(12.5) };
+    });
+    expect(widget).toHaveTextContent('12.50 $');
+    expect(widget.getAttribute('title')).not.toContain('locked');
   });
 
   test('a balance that could not be read says why instead of 0.00 $ (issue 36)', async () => {

@@ -6,6 +6,8 @@ import { Loader, Modal, ModalSize } from '../../../components/ui';
 import { formatFixed } from '../../../lib/format';
 import { authStore } from '../../../stores/auth-store';
 import { platformsStore } from '../../../stores/platforms-store';
+import { TradeTokenLevel } from '../../../stores/token-level';
+import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { balancesStore, totalMarginBalance } from '../balances-store';
 import './balances.css';
 import { lazyChunk } from '../../../lib/lazy-chunk';
@@ -23,15 +25,26 @@ export function BalanceWidget() {
   const { user } = useSnapshot(authStore);
   const { is_loaded } = useSnapshot(platformsStore);
   const { balance_by_platform_uuid, error_by_platform_uuid } = useSnapshot(balancesStore);
+  const { platform_dict } = useSnapshot(platformsStore);
+  const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
   const [isOpen, setIsOpen] = useState(false);
   if (!user || !is_loaded) return null;
   // A read that failed says why (issue 36); with no balance read at all the sum is unknown, not 0.00.
   const failures = Object.entries(error_by_platform_uuid).map(
     ([uuid, text]) => `${platformsStore.platform_dict[uuid]?.platform_name ?? uuid}: ${text}`,
   );
+  // Issue 53: a token locked until its PIN is typed (after every reload) has a balance nobody read: unknown,
+  // not an empty account.
+  const locked = Object.values(platform_dict)
+    .filter((platform) => {
+      const level = token_by_platform_uuid[platform.platform_uuid]?.level ?? platform.level;
+      const isLocked = level === TradeTokenLevel.NO_PIN_CODE || level === TradeTokenLevel.WRONG_PIN_CODE;
+      return isLocked && !balance_by_platform_uuid[platform.platform_uuid];
+    })
+    .map((platform) => platform.platform_name);
   const known = Object.keys(balance_by_platform_uuid).length > 0;
   const total =
-    failures.length > 0 && !known
+    (failures.length > 0 || locked.length > 0) && !known
       ? '—'
       : formatFixed(totalMarginBalance(balance_by_platform_uuid), BALANCE_DECIMALS);
   return (
@@ -41,7 +54,11 @@ export function BalanceWidget() {
         className={
           failures.length > 0 ? 'header-chip balance-widget is-failed' : 'header-chip balance-widget'
         }
-        title={[t('balance.title'), ...failures.map((line) => t('balance.read_failed', { line }))].join('\n')}
+        title={[
+          t('balance.title'),
+          ...failures.map((line) => t('balance.read_failed', { line })),
+          ...locked.map((platform) => t('balance.locked', { platform })),
+        ].join('\n')}
         data-failed={failures.length > 0 || undefined}
         onClick={() => setIsOpen(true)}
         data-testid="balance-widget"
