@@ -22,6 +22,7 @@ import { resetAccountFollow } from '../features/trades/account-follow';
 import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
 import { resetSymbolHolds } from './signal-trading';
+import { resetChartFocus } from './trading-chart/chart-focus';
 
 const STORE_RESETS: readonly (() => void)[] = [
   resetAnalysisStore,
@@ -47,6 +48,8 @@ const STORE_RESETS: readonly (() => void)[] = [
   resetTradeErrorNotices,
   resetLayoutStore,
   resetWhatIfStore,
+  // Issue 53: the last user's focused chart trade must not survive into the next session.
+  resetChartFocus,
 ];
 
 export function resetAllStores(): void {

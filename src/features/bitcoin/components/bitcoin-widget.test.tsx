@@ -56,6 +56,14 @@ describe('BitcoinWidget', () => {
     expect(screen.getByRole('img', { name: 'Down' })).toBeInTheDocument();
   });
 
+  test("the arrow is the forecast's sign, not trend_moment's: −0.05 % reads ▼ 0.05 % on a bull moment (issue 53)", () => {
+    setBitcoinInformation({ ...INFORMATION, trend_moment: 1, trend_prediction: -0.05 });
+    render(<BitcoinWidget />);
+    expect(screen.getByTestId('bitcoin-trend')).toHaveTextContent('0.05 %');
+    expect(screen.getByRole('img', { name: 'Down' })).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: 'Up' })).toBeNull();
+  });
+
   // SPEC.md §9: four tiers around TREND_COLOUR_THRESHOLD_PERCENT (0.2 %), whatever trend_moment says.
   test.each([
     [0.35, 'palette-green'],

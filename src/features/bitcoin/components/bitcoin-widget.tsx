@@ -47,7 +47,8 @@ export function BitcoinWidget() {
       >
         {/* Issue 40: the number is the model's prediction, not the 24 h change it looks like: it says so. */}
         <span className="bitcoin-forecast-label">{t('bitcoin.forecast_label')}</span>
-        <DirectionIcon direction={information.trend_moment} />
+        {/* Issue 53: the forecast's own sign beside its absolute value (SPEC.md §2), not trend_moment's. */}
+        <DirectionIcon direction={Math.sign(information.trend_prediction)} />
         <span className="numeric">
           {formatFixed(Math.abs(information.trend_prediction), TREND_DECIMALS)} %
         </span>
