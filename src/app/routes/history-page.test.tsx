@@ -114,6 +114,12 @@ describe('/trade_history (SPEC.md §2)', () => {
     ]);
     // An unknown status shows the dots icon.
     expect(badges[7]?.querySelector('svg')).not.toBeNull();
+    // Issue 53: what the letters mean, once each, under the table; the quantity in the row's own coin.
+    expect(screen.getByTestId('history-status-legend')).toHaveTextContent(
+      'O OpenTP Take profitSL Stop lossTS Trailing stopMC Manual closeDS Direction signalRS Reverse signal',
+    );
+    expect(rows[0]!.querySelector('[data-col="quantity"]')).toHaveTextContent('0.002 BTC');
+    expect(screen.getByRole('columnheader', { name: 'Quantity' })).toBeInTheDocument();
     expect(within(rows[6]!).queryByTestId('history-duration')).toBeNull();
   });
 

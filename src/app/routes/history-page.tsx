@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { tradeDurationMinutes, type Trade } from '../../../contracts';
 import { Loader, signTone, TradeDirection } from '../../components/ui';
-import { StatusBadge } from '../../components/ui/status-badge';
+import { StatusBadge, StatusLegend } from '../../components/ui/status-badge';
 import { MARGIN_DECIMALS, PNL_DECIMALS } from '../../config/constants';
 import { formatFixed } from '../../lib/format';
 import { formatDate, formatDateTime } from '../../lib/i18n';
@@ -150,8 +150,9 @@ function HistoryRow({ trade }: { trade: Trade }) {
       <td className="is-numeric" data-col="margin" data-label={t('history.column.margin')}>
         {formatFixed(trade.trade_margin, MARGIN_DECIMALS)}
       </td>
+      {/* Issue 53: in the row's own coin (the header's ₿ read wrong on a DOGE row). */}
       <td className="is-numeric" data-col="quantity" data-label={t('history.column.quantity')}>
-        {trade.trade_quantity}
+        {trade.trade_quantity} <span className="muted">{trade.symbol.symbol_name}</span>
       </td>
       <td
         className={`is-numeric ${signTone(trade.trade_pnl_current)}`}
@@ -243,6 +244,7 @@ function HistoryTable() {
           ))}
         </tbody>
       </table>
+      <StatusLegend statuses={trade_list.map((trade) => trade.trade_status)} testId="history-status-legend" />
     </div>
   );
 }

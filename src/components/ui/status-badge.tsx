@@ -61,3 +61,22 @@ export function StatusBadge({ status, testId }: { status: string; testId?: strin
     </span>
   );
 }
+
+/**
+ * What the badge letters of a table mean (issue 53: "MC" explained nothing without a pointer to hover): each
+ * status the table shows once, its badge beside its name, in the order of the statuses above.
+ */
+export function StatusLegend({ statuses, testId }: { statuses: readonly string[]; testId?: string }) {
+  const { t } = useTranslation();
+  const shown = Object.keys(BADGES).filter((status) => statuses.includes(status));
+  if (shown.length === 0) return null;
+  return (
+    <ul className="status-legend muted" aria-label={t('history.status_legend')} data-testid={testId}>
+      {shown.map((status) => (
+        <li key={status}>
+          <StatusBadge status={status} /> {t(`trade_status.${status}`)}
+        </li>
+      ))}
+    </ul>
+  );
+}
