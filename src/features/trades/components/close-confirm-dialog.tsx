@@ -48,11 +48,13 @@ export function CloseConfirmDialog() {
     >
       <div className="close-confirm" data-testid="close-confirm-dialog">
         <p>
+          {/* Issue 53: the net beside the gross, as the row shows it (a gross gain can be a net loss). */}
           {trade
-            ? t('trades.confirm_close.body', {
+            ? t(trade.trade_pnl_net != null ? 'trades.confirm_close.body_net' : 'trades.confirm_close.body', {
                 pair: trade.symbol.symbol_pair,
                 direction: t(`trades.direction.${trade.trade_direction}`),
                 pnl: formatFixed(trade.trade_pnl_current, PNL_DECIMALS),
+                net: trade.trade_pnl_net != null ? formatFixed(trade.trade_pnl_net, PNL_DECIMALS) : '',
               })
             : null}
         </p>

@@ -237,7 +237,7 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
   });
 
   test('the close button asks first (issue 39) and closes on yes; one-click close closes at once', async () => {
-    const trade = makeTrade();
+    const trade = makeTrade({ trade_pnl_current: '0.4', trade_pnl_net: '-0.1532' });
     setOpenTrades([trade]);
     renderAt();
     render(<CloseConfirmDialog />);
@@ -247,6 +247,8 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     await act(async () => {});
     const question = screen.getByTestId('close-confirm-dialog');
     expect(question).toHaveTextContent(trade.symbol.symbol_pair);
+    // Issue 53: the net beside the gross, as the row shows it.
+    expect(question).toHaveTextContent('PNL now: 0.40 $, net of the commissions -0.15 $.');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(closeConfirmStore.trade_uuid).toBeNull();
     expect(closeTrade).not.toHaveBeenCalled();
