@@ -21,7 +21,7 @@ import {
   unlockTradeToken,
   withPlatformExchange,
 } from './platform-exchange';
-import { ExchangeError } from '../../shared-core/exchange-client';
+import { ExchangeError, ExchangeFailure } from '../../shared-core/exchange-client';
 import { clientTokenState, serverTokenState, TradeTokenLevel, type TradeTokenState } from './token-level';
 import { readTokenEnvelope, removeTokenEnvelope, writeTokenEnvelope } from './token-storage';
 import { rekeyTradeToken, sealNewTradeToken } from './token-vault';
@@ -48,6 +48,18 @@ export class TradeTokenError extends Error {
     super(key);
     this.name = 'TradeTokenError';
   }
+}
+
+/**
+ * Why a new key's account read failed, for the form (issue 53): refused only when the exchange answered so; an
+ * exchange not reached (time-out, no connection, an answer that is not one) proves nothing about the key.
+ */
+export function keyReadFailure(error: unknown): unknown {
+  if (!(error instanceof ExchangeError)) return error;
+  return new TradeTokenError(
+    error.failure === ExchangeFailure.EXCHANGE ? 'trade_token.key_refused' : 'trade_token.key_unreached',
+    error.text,
+  );
 }
 
 /** The level of a platform's token; NO_TRADE_TOKEN until known. */
@@ -184,8 +196,7 @@ export async function addTradeToken(platformUuid: string, apiKey: string, apiSec
       if (previous) writeTokenEnvelope(platformUuid, previous);
       else removeTokenEnvelope(platformUuid);
       forgetExchangeKey(platformUuid);
-      if (error instanceof ExchangeError) throw new TradeTokenError('trade_token.key_refused', error.text);
-      throw error;
+      throw keyReadFailure(error);
     }
   }
   await loadTradeToken(platformUuid);
