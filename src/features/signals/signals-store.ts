@@ -47,6 +47,32 @@ function initialState(): SignalsState {
 export const signalsStore = proxy<SignalsState>(initialState());
 
 /** Whole seconds left on a card's countdown at `nowMs`: 99 when it starts, 0 when it is due for removal. */
+/** Signals of one minute on a symbol that point opposite ways are said to disagree (issue 53). */
+const DISAGREEMENT_WINDOW_MS = 60_000;
+
+/**
+ * The other cards' signals on the same platform and symbol, made within a minute of `signal`, that point the other
+ * way (issue 53): two neurons' opposite calls share the symbol's trend label, and nothing else said they differ.
+ */
+export function disagreeingSignals(
+  signal: Signal,
+  signalList: readonly string[],
+  signalByUuid: Readonly<Record<string, Signal>>,
+): Signal[] {
+  const at = Date.parse(signal.signal_created_at);
+  return signalList
+    .map((uuid) => signalByUuid[uuid])
+    .filter(
+      (other): other is Signal =>
+        other !== undefined &&
+        other.signal_uuid !== signal.signal_uuid &&
+        other.platform_uuid === signal.platform_uuid &&
+        other.symbol.symbol_uuid === signal.symbol.symbol_uuid &&
+        other.signal_direction_created !== signal.signal_direction_created &&
+        Math.abs(Date.parse(other.signal_created_at) - at) <= DISAGREEMENT_WINDOW_MS,
+    );
+}
+
 export function signalSecondsLeft(countdownStartMs: number, nowMs: number): number {
   const elapsedS = Math.floor(Math.max(0, nowMs - countdownStartMs) / 1000);
   return Math.max(0, SIGNAL_COUNTDOWN_S - elapsedS);

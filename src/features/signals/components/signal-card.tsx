@@ -11,7 +11,7 @@ import { symbolsStore } from '../../../stores/symbols-store';
 import { pricesStore } from '../../../stores/prices-store';
 import { hideSignalInfo, requestPlatformPreferences, showSignalInfo } from '../signal-info-store';
 import { PlacementProblem, isPlaceable, placementLine, signalPlacement } from '../signal-placement';
-import { removeSignal, signalsStore } from '../signals-store';
+import { disagreeingSignals, removeSignal, signalsStore } from '../signals-store';
 import {
   canTradeSignal,
   isAutoOpenDue,
@@ -116,7 +116,7 @@ export interface SignalCardProps {
 export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: SignalCardProps) {
   const { t } = useTranslation();
   const { open: openSignalDetail } = useDetailParam(SIGNAL_DETAIL_PARAM);
-  const { signal_by_uuid, processing_by_uuid } = useSnapshot(signalsStore);
+  const { signal_by_uuid, processing_by_uuid, signal_list } = useSnapshot(signalsStore);
   const { token_by_platform_uuid } = useSnapshot(tradeTokensStore);
   const { trade_preferences, platform_preferences_by_uuid } = useSnapshot(preferencesStore);
   const { symbol_dict } = useSnapshot(symbolsStore);
@@ -193,6 +193,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
   const replayedWinRate = replayed?.win_rate ?? null;
 
   const openDetail = () => openSignalDetail(signalUuid);
+  const disagreeing = disagreeingSignals(signal, signal_list, signal_by_uuid);
 
   return (
     <article
@@ -270,6 +271,19 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
             {t(`trend_label.${trendLabel(signal.trend_moment)}`)}
           </Chip>
           {signal.neuron ? <NeuronChip neuron={signal.neuron} testId="signal-neuron" /> : null}
+          {disagreeing.length > 0 ? (
+            <Chip
+              palette={Palette.ORANGE}
+              title={t('signal.disagrees_title', {
+                neurons: [
+                  ...new Set(disagreeing.map((other) => (other.neuron ? neuronChipText(other.neuron) : '—'))),
+                ].join(', '),
+              })}
+              testId="signal-disagrees"
+            >
+              {t('signal.disagrees')}
+            </Chip>
+          ) : null}
         </div>
         <div className="signal-actions">
           <button

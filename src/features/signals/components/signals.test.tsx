@@ -213,6 +213,48 @@ describe('signal card', () => {
     expect(screen.getByTestId('signal-trade')).toBeEnabled();
   });
 
+  test('two neurons calling opposite ways on a symbol in one minute are said to disagree, on both cards (issue 53)', () => {
+    const at = (second: number) => new Date(Date.UTC(2026, 10, 22, 7, 0, second)).toISOString();
+    const other = { neuron_uuid: '00000000-0000-4000-8000-0000000000aa', neuron_tag_name: 'logistic-online' };
+    pushSignals(byUuid(makeSignal({ signal_created_at: at(0) })));
+    pushSignals(
+      byUuid(makeSignal({ signal_direction_created: 'SELL', neuron: other, signal_created_at: at(30) })),
+    );
+    // The same direction, or another symbol, is no disagreement.
+    pushSignals(byUuid(makeSignal({ signal_created_at: at(40) })));
+    renderSession();
+    const chips = screen.getAllByTestId('signal-disagrees');
+    expect(chips).toHaveLength(3);
+    expect(chips.map((chip) => chip.textContent)).toEqual([
+      'Neurons disagree',
+      'Neurons disagree',
+      'Neurons disagree',
+    ]);
+    const sellCard = screen
+      .getAllByTestId('signal-card')
+      .find((card) => within(card).getByTestId('signal-direction').textContent === 'Sell')!;
+    expect(within(sellCard).getByTestId('signal-disagrees')).toHaveAttribute(
+      'title',
+      'Another neuron called the other direction on this symbol within the same minute: momentum-5m',
+    );
+  });
+
+  test('opposite calls minutes apart are not a disagreement', () => {
+    pushSignals(
+      byUuid(makeSignal({ signal_created_at: new Date(Date.UTC(2026, 10, 22, 7, 0, 0)).toISOString() })),
+    );
+    pushSignals(
+      byUuid(
+        makeSignal({
+          signal_direction_created: 'SELL',
+          signal_created_at: new Date(Date.UTC(2026, 10, 22, 7, 5, 0)).toISOString(),
+        }),
+      ),
+    );
+    renderSession();
+    expect(screen.queryByTestId('signal-disagrees')).toBeNull();
+  });
+
   test('the details button puts signal_detail_uuid in the address', async () => {
     const signal = makeSignal();
     pushSignals(byUuid(signal));
