@@ -32,8 +32,24 @@ describe('the chart lines of a trade, exact', () => {
     });
   });
 
+  test('before it trails, the trailing stop is drawn at its activation price, not on the stop line (issue 53)', () => {
+    // The opening level −10 % (the stop's): it trails from the first tick whose ROE, to 2 decimals as the monitor
+    // rounds it, reaches 3 %: 97145.3 (ROE 2.9958… → 3.00; 97145.2 is 2.99).
+    const lines = tradeLines(makeTrade({ trade_treiling_stop_price: '96515.0' }), t);
+    expect(prices(lines)).toEqual({
+      entry: '97000.0',
+      stop: '96515.0',
+      take_profit: '97242.5',
+      trailing_activation: '97145.3',
+    });
+    expect(lines.find((line) => line.id === 'trailing_activation')?.label).toBe('chart.trailing_activation');
+    // A SELL activates below its entry: the highest tick with 97000 − p ≥ 145.2575, 96854.7.
+    expect(prices(tradeLines(makeTrade({ trade_direction: 'SELL' }), t)).trailing_activation).toBe('96854.7');
+  });
+
   test("the server's take-profit, trailing and liquidation prices win and are drawn when present", () => {
     const trade = makeTrade({
+      trade_treiling_stop_percent_current: '1.5',
       trade_take_profit_price: '97242.6',
       trade_treiling_stop_price: '96600.0',
       trade_liquidation_price: '92600.0',

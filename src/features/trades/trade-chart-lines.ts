@@ -3,7 +3,13 @@
 // trades opened and closed as markers.
 // Prices are exact decimal strings: the server's when it sends them, else trade-core's (never float math).
 import type { Trade } from '../../../contracts';
-import { compareDecimals, stopPrice, subDecimals, type Direction } from '../../../shared-core/trade-core';
+import {
+  compareDecimals,
+  stopPrice,
+  subDecimals,
+  trailingActivationPrice,
+  type Direction,
+} from '../../../shared-core/trade-core';
 import type { CandleLine, CandleMarker } from '../../components/charts/candle-chart';
 
 type Translate = (key: string) => string;
@@ -33,12 +39,34 @@ export function priceAtRoe(
   }
 }
 
+/**
+ * Where the trailing stop starts to trail (issue 53): until then its level is −stop loss % and it sat on the
+ * stop line, saying nothing; the line is drawn at its activation price instead, labelled so.
+ */
+function activationPrice(trade: Trade): string | undefined {
+  try {
+    return trailingActivationPrice({
+      direction: trade.trade_direction,
+      entryPrice: trade.trade_open_price,
+      trailingPercent: String(trade.trade_treiling_stop_percent),
+      leverage: String(trade.trade_leverage),
+      pricePrecision: trade.symbol.symbol_price_precision,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The price lines of an open trade. */
 export function tradeLines(trade: Trade, t: Translate): CandleLine[] {
   const takeProfit =
     trade.trade_take_profit_price ?? priceAtRoe(trade, String(trade.trade_take_profit_percent));
-  const trailing =
-    trade.trade_treiling_stop_price ?? priceAtRoe(trade, trade.trade_treiling_stop_percent_current);
+  // Active once its level has reached 0 (break-even, server/src/services/trade-math.ts raiseTrailingLevel).
+  const isTrailing = compareDecimals(trade.trade_treiling_stop_percent_current, '0') >= 0;
+  const trailing = isTrailing
+    ? (trade.trade_treiling_stop_price ?? priceAtRoe(trade, trade.trade_treiling_stop_percent_current))
+    : undefined;
+  const activation = isTrailing ? undefined : activationPrice(trade);
   const lines: (CandleLine | undefined)[] = [
     { id: 'entry', price: trade.trade_open_price, label: t('chart.entry'), tone: 'accent' },
     { id: 'stop', price: trade.trade_stop_price, label: t('chart.stop'), tone: 'red' },
@@ -47,6 +75,15 @@ export function tradeLines(trade: Trade, t: Translate): CandleLine[] {
       : undefined,
     trailing
       ? { id: 'trailing', price: trailing, label: t('chart.trailing'), tone: 'orange', dashed: true }
+      : undefined,
+    activation
+      ? {
+          id: 'trailing_activation',
+          price: activation,
+          label: t('chart.trailing_activation'),
+          tone: 'orange',
+          dashed: true,
+        }
       : undefined,
     trade.trade_liquidation_price
       ? {

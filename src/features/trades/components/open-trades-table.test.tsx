@@ -379,7 +379,7 @@ describe("'Trade Trend Data' modal", () => {
     expect(getTradeTrendByUuid).toHaveBeenCalledWith(trade.trade_uuid);
     expect(dialog).toHaveTextContent('BTCUSDT');
     expect(screen.getByTestId('candle-chart')).toHaveTextContent(
-      '2 candles; Entry 97000.0, Stop 96515.0, Take profit 97485.0, Trailing stop 96515.0; Opened BUY',
+      '2 candles; Entry 97000.0, Stop 96515.0, Take profit 97485.0, Trailing from 97145.3; Opened BUY',
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/trading?tab=1');
