@@ -1,5 +1,12 @@
-import { describe, expect, test } from 'vitest';
-import { base64UrlBytes, pushSupported, readPushDeviceState, sameKey } from './push-device';
+import { describe, expect, test, vi } from 'vitest';
+import {
+  PUSH_BROWSER_ANSWER_MS,
+  answerWithin,
+  base64UrlBytes,
+  pushSupported,
+  readPushDeviceState,
+  sameKey,
+} from './push-device';
 import { isAppPath } from './use-push';
 
 describe('Web Push helpers (issue 41)', () => {
@@ -32,5 +39,29 @@ describe('Web Push helpers (issue 41)', () => {
   test('a browser without service workers is "unsupported"', async () => {
     expect(pushSupported()).toBe(false);
     expect(await readPushDeviceState()).toBe('unsupported');
+  });
+});
+
+// Issue 53: a browser whose push service never answers no longer leaves 'Turn on' greyed for good.
+describe('answerWithin', () => {
+  test('a step that never answers is refused after the limit, saying which; an answer in time passes', async () => {
+    vi.useFakeTimers();
+    try {
+      const never = answerWithin(new Promise<never>(() => undefined), PUSH_BROWSER_ANSWER_MS, 'Push service');
+      const outcome = never.then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      await vi.advanceTimersByTimeAsync(PUSH_BROWSER_ANSWER_MS - 1);
+      let settled = false;
+      void outcome.then(() => (settled = true));
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await outcome).toBe('Push service: no answer in 20 s');
+      expect(await answerWithin(Promise.resolve('sub'), PUSH_BROWSER_ANSWER_MS, 'Push service')).toBe('sub');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -107,6 +107,22 @@ export function sameKey(current: ArrayBuffer | null | undefined, key: Uint8Array
   return bytes.length === key.length && bytes.every((byte, i) => byte === key[i]);
 }
 
+/**
+ * How long a step of the browser's own (the worker's registration, its push service's subscription) may take
+ * before the page says it did not answer (issue 53: a browser whose subscribe never answers left 'Turn on'
+ * greyed for good). The permission prompt has no limit: a person answers it.
+ */
+export const PUSH_BROWSER_ANSWER_MS = 20_000;
+
+/** `promise`, or a rejection saying `what` did not answer within `ms`. */
+export function answerWithin<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 function fail(error: PushError, detail?: string): false {
   pushDeviceStore.error = error;
   pushDeviceStore.error_detail = detail;
@@ -133,7 +149,12 @@ export async function turnPushOn(language: string): Promise<boolean> {
       await readPushDeviceState();
       return fail('denied');
     }
-    const registration = await registerPushWorker();
+    let registration: ServiceWorkerRegistration | undefined;
+    try {
+      registration = await answerWithin(registerPushWorker(), PUSH_BROWSER_ANSWER_MS, 'Service worker');
+    } catch (error) {
+      return fail('worker', detailOf(error));
+    }
     if (!registration) return fail('worker');
     let publicKey: string;
     try {
@@ -143,12 +164,17 @@ export async function turnPushOn(language: string): Promise<boolean> {
     }
     let subscription: PushSubscription;
     try {
-      subscription =
-        (await registration.pushManager.getSubscription()) ??
-        (await registration.pushManager.subscribe({
-          userVisibleOnly: true,
-          applicationServerKey: base64UrlBytes(publicKey),
-        }));
+      const { pushManager } = registration;
+      subscription = await answerWithin(
+        (async () =>
+          (await pushManager.getSubscription()) ??
+          (await pushManager.subscribe({
+            userVisibleOnly: true,
+            applicationServerKey: base64UrlBytes(publicKey),
+          })))(),
+        PUSH_BROWSER_ANSWER_MS,
+        'Push service',
+      );
     } catch (error) {
       // Chromium without its vendor's push service (headless, or a network that blocks it): AbortError.
       console.warn('Push subscription failed', error);
