@@ -191,7 +191,14 @@ test('a refused key is not saved and says why; after a reload a client-mode toke
   // The PIN lives only in memory: after a reload the stored envelope is there, but locked.
   await page.reload();
   await expect.poll(() => statusOf(page), { timeout: 20_000 }).toBe('NO PIN CODE');
+  // Issue 53: its balance is unknown until the PIN is typed, not an empty account's 0.00 $.
+  const balance = page.getByTestId('balance-widget');
+  expect(await balance.innerText()).toBe('— $');
+  expect(await balance.getAttribute('title')).toContain(
+    'Paper Futures: locked — type its PIN Code to read the balance',
+  );
   await enterPin(page, '11111');
+  expect(await balance.innerText()).toBe('— $');
   await expect.poll(() => statusOf(page)).toBe('WRONG PIN CODE');
   await enterPin(page, '24680');
   await expect.poll(() => statusOf(page)).toBe('AVAILABLE');

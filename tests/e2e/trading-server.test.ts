@@ -92,6 +92,15 @@ async function expectChartOfTrade(page: Page, trade: Trade) {
     expect(await line('entry').getAttribute('data-price')).toBe(trade.trade_open_price);
     expect(await line('stop').getAttribute('data-price')).toBe(trade.trade_stop_price);
     await expect.poll(() => line('take_profit').count()).toBe(1);
+    // Issue 53: before it trails, the trailing stop is drawn where it starts (its label says so), not on the
+    // stop line: beyond the entry, on the side of the gain.
+    const activation = line('trailing_activation');
+    await expect.poll(() => activation.count()).toBe(1);
+    const gainSide = new Decimal((await activation.getAttribute('data-price'))!).minus(
+      trade.trade_open_price,
+    );
+    expect(trade.trade_direction === 'BUY' ? gainSide.gt(0) : gainSide.lt(0)).toBe(true);
+    expect(await line('trailing').count()).toBe(0);
     const opened = chart.locator('[data-testid="chart-marker"][data-marker="open"]');
     expect(await opened.count()).toBe(1);
     expect(Number(await opened.getAttribute('data-time'))).toBe(Date.parse(trade.trade_create_timestamp));

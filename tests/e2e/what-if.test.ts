@@ -86,6 +86,16 @@ test('the what-if panel follows a changed setting with new numbers, in English a
   await expect.poll(() => panel.getByTestId('what-if-curve').locator('svg path').count()).toBeGreaterThan(0);
   const lightFindings = await runAxe(page, 'trade_preferences what-if light ua');
   expect(lightFindings, formatFindings(lightFindings)).toEqual([]);
+  // Issue 53: a Binance card has no signal of its own to replay (the engine signals the paper platform): it says
+  // so, not that the settings would have opened nothing.
+  const binance = page
+    .locator('[data-testid="platform-card"][data-platform-name="Binance USDⓈ-M"]')
+    .getByTestId('what-if');
+  await sentenceOnceReady(binance);
+  expect(await binance.getByTestId('what-if-sentence').getAttribute('data-reason')).toBe('no_signals');
+  expect(await binance.getByTestId('what-if-sentence').innerText()).toBe(
+    'На Binance USDⓈ-M за останні 30 днів не було сигналів для відтворення, тож про ці налаштування ще нічого не сказати.',
+  );
   expect(errors).toEqual([]);
   // Alone about 21 s; beside two other files' first starts (each backfills a month) a cold replay waits for CPU.
 }, 150_000);

@@ -24,6 +24,16 @@ const MONEY_DECIMALS = 2;
 const signed = (value: string) =>
   `${compareDecimals(value, 0) > 0 ? '+' : ''}${formatFixed(value, MONEY_DECIMALS)}`;
 
+/**
+ * Why a replay has no trade (issue 53): no market data to replay on, no signal of this platform in the range
+ * (a Binance card: the engine signals the paper platform), or the settings kept every signal out.
+ */
+function emptyReason(result: { data: { candles: number; signals: number } }) {
+  if (result.data.candles === 0) return 'no_market_data';
+  if (result.data.signals === 0) return 'no_signals';
+  return 'no_trades';
+}
+
 export function WhatIfPanel({ platform }: { platform: Platform }) {
   const { t } = useTranslation();
   const { platform_preferences_by_uuid, trade_preferences } = useSnapshot(preferencesStore);
@@ -91,8 +101,8 @@ export function WhatIfPanel({ platform }: { platform: Platform }) {
           </p>
         </>
       ) : (
-        <p className="what-if-sentence" data-testid="what-if-sentence">
-          {t('what_if.no_trades', { days })}
+        <p className="what-if-sentence" data-testid="what-if-sentence" data-reason={emptyReason(result)}>
+          {t(`what_if.${emptyReason(result)}`, { days, platform: platform.platform_name })}
         </p>
       )}
       {result && (
