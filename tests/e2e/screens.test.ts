@@ -114,6 +114,22 @@ test('at 1440×900 with the sidebar open, Close, PNL and Net of every trade are 
   await setSidebar(page, true);
   for (const [index, trade] of trades.entries()) {
     await expectTradeInReach(page, trade, `desk row ${index}`);
+    // Issue 53: every column of the row, and its header, whole on screen, none under the sticky actions (SL %
+    // was): each cell ends before the actions column starts.
+    const hidden = await tradeRow(page, trade.trade_uuid).evaluate((row) => {
+      const table = row.closest('table')!;
+      const actions = row.querySelector('.trade-actions-cell')!.getBoundingClientRect();
+      const cells = [...row.querySelectorAll('td'), ...table.querySelectorAll('thead th')].filter(
+        (cell) => !cell.classList.contains('trade-actions-cell'),
+      );
+      return cells
+        .filter((cell) => cell.getBoundingClientRect().right > actions.left + 0.5)
+        .map(
+          (cell) =>
+            `${cell.textContent?.trim()}: ${cell.getBoundingClientRect().right - actions.left}px under (table ${table.scrollWidth}, room ${table.parentElement!.clientWidth}, padding ${getComputedStyle(cell).paddingLeft})`,
+        );
+    });
+    expect(hidden, `desk row ${index}`).toEqual([]);
     const origin = tradeRow(page, trade.trade_uuid).getByTestId('trade-origin');
     expect(await origin.getAttribute('data-mode')).toBe('client');
     expect(await origin.innerText()).toMatch(/Client\s*Paper Futures/);
