@@ -23,6 +23,7 @@ import { resetTradesStore } from '../features/trades/trades-store';
 import { resetLayoutStore } from './layout-store';
 import { resetSymbolHolds } from './signal-trading';
 import { resetChartFocus } from './trading-chart/chart-focus';
+import { resetNewTradePointer } from './new-trade-pointer';
 
 const STORE_RESETS: readonly (() => void)[] = [
   resetAnalysisStore,
@@ -50,6 +51,7 @@ const STORE_RESETS: readonly (() => void)[] = [
   resetWhatIfStore,
   // Issue 53: the last user's focused chart trade must not survive into the next session.
   resetChartFocus,
+  resetNewTradePointer,
 ];
 
 export function resetAllStores(): void {

@@ -20,6 +20,7 @@ import { isPlaceable, placementLine, signalPlacement } from '../features/signals
 import type { OpenTradeOptions } from '../features/signals/trade-from-signal';
 import { pricesStore } from '../stores/prices-store';
 import i18n from 'i18next';
+import { pointToNewTrade } from './new-trade-pointer';
 import { clientTradeRecord, createClientTrade } from '../features/trades/api/create-client-trade';
 import { createServerTrade } from '../features/trades/api/create-server-trade';
 import {
@@ -231,6 +232,8 @@ async function openOnSymbol(
     return error instanceof TradeOpenError && error.failure === OpenFailure.ORDER_UNCONFIRMED;
   }
   notifySuccess('notification.trade_opened');
+  // Its row lands far below the cards: the trading page points to it while it is out of view (issue 53).
+  pointToNewTrade(signalUuid);
   removeSignal(signalUuid);
   scheduleOpenTradesRefetch();
   void loadRiskLimitState();

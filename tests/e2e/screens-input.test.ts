@@ -304,9 +304,30 @@ test('with the default settings a BTC card says what it needs and opens with the
   await setLook(page, 'en', 'dark');
 
   await dismissNotifications(page);
+  // Bought on a phone: the row lands far below the cards, and a button under the header points to it.
+  await page.setViewportSize({ width: 375, height: 812 });
+  // The sidebar is an overlay there: closed, as a trader on a phone has it.
+  if (await page.getByTestId('sidebar').isVisible()) await page.getByTestId('hamburger').click();
   await button.click();
   await expectNotification(page, 'Trade opened', 60_000);
   const trade = await openTradeOf(page, signal!.signal_uuid);
+  const pointer = page.getByTestId('new-trade-pointer');
+  await pointer.waitFor({ timeout: 15_000 });
+  expect(await pointer.innerText()).toBe('Trade opened: BTC — show it');
+  await screenshot(page, 'screens-input-new-trade-pointer-375-en-dark');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  if (!(await page.getByTestId('sidebar').isVisible())) await page.getByTestId('hamburger').click();
+  await setLook(page, 'ua', 'light');
+  expect(await pointer.innerText()).toBe('Угоду відкрито: BTC — показати');
+  await screenshot(page, 'screens-input-new-trade-pointer-1440-ua-light');
+  await setLook(page, 'en', 'dark');
+  // One click: the row in view, the pointer gone.
+  await pointer.click();
+  const row = page.locator(`[data-testid="trade-row"][data-trade-uuid="${trade.trade_uuid}"]`);
+  await expect.poll(() => row.isVisible()).toBe(true);
+  await pointer.waitFor({ state: 'detached', timeout: 10_000 });
+  const box = (await row.boundingBox())!;
+  expect(box.y >= 0 && box.y + box.height <= 900).toBe(true);
   expect(new Decimal(trade.trade_margin).eq(needed)).toBe(true);
   // The exchange took it: its notional at the fill is at least the filter's.
   const risk = await s.exchange.positionRisk(s.account, 'BTCUSDT');

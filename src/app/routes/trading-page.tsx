@@ -5,6 +5,7 @@ import { SignalsPanel } from '../../features/signals/components/signals-panel';
 import { openTradeFromSignal } from '../signal-trading';
 import { countOpenTrades, loadOpenTrades, tradesStore } from '../../features/trades/trades-store';
 import { OpenTradesTable } from '../../features/trades/components/open-trades-table';
+import { NewTradePointer } from '../new-trade-pointer';
 import { TradeTrendModal } from '../../features/trades/components/trade-trend-modal';
 import '../../features/trades/components/trades.css';
 import { chartFocusHandlers } from '../trading-chart/chart-focus';
@@ -60,6 +61,7 @@ export function TradingPage() {
   return (
     <div className="page" {...chartFocusHandlers}>
       <h1 className="page-title">{t('nav.trading')}</h1>
+      <NewTradePointer />
       <SignalsPanel onTrade={openTradeFromSignal} />
       <SignalPushTarget />
       <TradingChartPanel />
