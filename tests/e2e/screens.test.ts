@@ -152,9 +152,33 @@ test('at 375×812 each trade is a card with Close, PNL and Net on screen; histor
     expect(await row.evaluate((element) => getComputedStyle(element).display)).toBe('grid');
     await expectTradeInReach(page, trade, `phone card ${index}`);
   }
+  // Issue 53: the footer's badges keep their names on a phone, each whole inside the width.
+  for (const name of ['PNL', 'net', 'Possible loss']) {
+    const label = page
+      .locator('.app-footer .footer-badge-label')
+      .filter({ hasText: new RegExp(`^${name}$`) });
+    await expectReachable(page, label, `footer label ${name}`);
+  }
   await screenshot(page, 'screens-trading-phone-dark-en');
   await setLook(page, 'ua', 'light');
   await screenshot(page, 'screens-trading-phone-light-ua');
+  // The Paper card's road sentence inside the card's padding (it ran to the edges at 375 px).
+  await goInApp(page, '/trade_preferences');
+  const paper = page.locator('[data-testid="platform-card"][data-platform-name="Paper Futures"]');
+  const road = paper.getByTestId('platform-road');
+  await road.scrollIntoViewIfNeeded();
+  const [roadBox, cardBox] = [(await road.boundingBox())!, (await paper.boundingBox())!];
+  const textBox = await road.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const rect = range.getBoundingClientRect();
+    return { left: rect.left, right: rect.right };
+  });
+  expect(textBox.left - cardBox.x, 'road text from the card edge').toBeGreaterThanOrEqual(12);
+  expect(cardBox.x + cardBox.width - textBox.right, 'road text to the card edge').toBeGreaterThanOrEqual(12);
+  expect(roadBox.x + roadBox.width).toBeLessThanOrEqual(375);
+  await screenshot(page, 'screens-preferences-road-phone-light-ua');
+  await goInApp(page, '/trading');
   await setLook(page, 'en', 'dark');
   await page.setViewportSize(DESK);
   await setSidebar(page, true);
