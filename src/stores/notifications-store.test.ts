@@ -60,6 +60,28 @@ describe('auto-close', () => {
     expect(notificationsStore.notification_list).toHaveLength(1);
     expect(notificationsStore.notification_list[0]?.isVisible).toBe(false);
   });
+
+  test('the same news again replaces its visible toast, kept in the history; other news stacks (issue 53)', () => {
+    addNotification(NotificationType.SUCCESS, 'saved');
+    vi.advanceTimersByTime(NOTIFICATION_AUTO_CLOSE_MS - 1000);
+    const latest = addNotification(NotificationType.SUCCESS, 'saved');
+    addNotification(NotificationType.SUCCESS, ['saved', 'BTCUSDT']);
+    addNotification(NotificationType.ERROR, 'saved');
+    expect(visible().map((item) => [item.type, item.description])).toEqual([
+      [NotificationType.SUCCESS, ['saved']],
+      [NotificationType.SUCCESS, ['saved', 'BTCUSDT']],
+      [NotificationType.ERROR, ['saved']],
+    ]);
+    expect(visible()[0]?.uuid).toBe(latest);
+    expect(notificationsStore.notification_list).toHaveLength(4);
+    // The replacement keeps its own full delay.
+    vi.advanceTimersByTime(1000);
+    expect(visible().some((item) => item.uuid === latest)).toBe(true);
+    // A notice the trader must close is never replaced.
+    addNotification(NotificationType.WARNING, 'away', { isOnlyManualClose: true });
+    addNotification(NotificationType.WARNING, 'away', { isOnlyManualClose: true });
+    expect(visible().filter((item) => item.description[0] === 'away')).toHaveLength(2);
+  });
 });
 
 describe('history and persistence', () => {

@@ -67,7 +67,11 @@ export interface AddNotificationOptions {
   isOnlyManualClose?: boolean;
 }
 
-/** Adds a notification and schedules its auto-close; returns its uuid. */
+/**
+ * Adds a notification and schedules its auto-close; returns its uuid. A visible toast that says exactly the same
+ * and closes by itself is hidden first (it stays in the history): four edits saved in a row show one "saved"
+ * toast, not a stack of four over the fields (issue 53).
+ */
 export function addNotification(
   type: NotificationType,
   description: string | string[],
@@ -76,10 +80,16 @@ export function addNotification(
   const uuid = crypto.randomUUID();
   const isOnlyManualClose = options.isOnlyManualClose ?? false;
   const list = notificationsStore.notification_list;
+  const lines = Array.isArray(description) ? description : [description];
+  if (!isOnlyManualClose) {
+    for (const item of list) {
+      if (sameNews(item, type, lines)) closeNotification(item.uuid);
+    }
+  }
   list.push({
     uuid,
     type,
-    description: Array.isArray(description) ? description : [description],
+    description: lines,
     created_at: Date.now(),
     isVisible: true,
     isOnlyManualClose,
@@ -95,6 +105,16 @@ export function addNotification(
     );
   }
   return uuid;
+}
+
+function sameNews(item: NotificationItem, type: NotificationType, lines: string[]): boolean {
+  return (
+    item.isVisible &&
+    !item.isOnlyManualClose &&
+    item.type === type &&
+    item.description.length === lines.length &&
+    item.description.every((line, index) => line === lines[index])
+  );
 }
 
 /** Hides a notification; it stays in the history list. */

@@ -241,6 +241,72 @@ test('edits on a card with a live token, an open trade and ticking prices are sa
   expect(s.errors).toEqual([]);
 });
 
+// Issue 53: each saved edit says so in a toast at the bottom left, where the card's fields are. The toast goes
+// to the top while the field being typed in would be under it, and one toast says it however many edits saved.
+test('the saved toast never sits on the field being typed in', async () => {
+  const { page } = s;
+  const card = paperCard(page);
+  await toTradePreferences();
+  await dismissNotifications(page);
+  const platformUuid = await paperPlatformUuid();
+  const stack = page.locator('.notification-stack');
+  const column = await stack.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    return { left: rect.left, right: rect.right, bottom: rect.bottom };
+  });
+  let field = card.getByRole('spinbutton', { name: 'Margin, $' });
+  for (const name of ['Margin, $', 'Take profit, %', 'Stop loss, %', 'Trailing stop, %']) {
+    const box = await card.getByRole('spinbutton', { name }).boundingBox();
+    if (box && box.x < column.right && box.x + box.width > column.left) {
+      field = card.getByRole('spinbutton', { name });
+      break;
+    }
+  }
+  // The field 30 px above the toasts' bottom edge, where a toast comes.
+  const underTheToasts = async () => {
+    await field.evaluate((element, bottom) => {
+      const main = element.closest('.app-main')!;
+      main.scrollBy(0, element.getBoundingClientRect().bottom - (bottom - 30));
+    }, column.bottom);
+    const at = (await field.boundingBox())!;
+    expect(at.x < column.right && at.x + at.width > column.left).toBe(true);
+    expect(Math.abs(at.y + at.height - (column.bottom - 30))).toBeLessThan(2);
+  };
+  const savedValues = async () => String(Object.values(await platformPreferences(platformUuid)));
+  const saved = page.getByTestId('notification').filter({ hasText: 'Update Platform Preferences Success' });
+  let before = await savedValues();
+  for (const value of ['60', '61']) {
+    await underTheToasts();
+    // Enter commits the typed value and leaves the focus in the field.
+    await field.fill(value);
+    await field.press('Enter');
+    await expect.poll(savedValues, { timeout: 15_000 }).not.toBe(before);
+    before = await savedValues();
+    await saved.first().waitFor({ timeout: 10_000 });
+  }
+  await page.waitForTimeout(300);
+  expect(await page.getByTestId('notification').count()).toBe(1);
+  const toast = (await page.getByTestId('notification').boundingBox())!;
+  const under = (await field.boundingBox())!;
+  // Where it would have been, it covered the field; where it is, it does not.
+  expect(under.y + under.height > column.bottom - toast.height).toBe(true);
+  const covers =
+    toast.x < under.x + under.width &&
+    under.x < toast.x + toast.width &&
+    toast.y < under.y + under.height &&
+    under.y < toast.y + toast.height;
+  expect(covers).toBe(false);
+  expect(await stack.evaluate((element) => element.classList.contains('is-raised'))).toBe(true);
+  await screenshot(page, 'screens-input-toast-clear-of-field');
+  // Back on a field high on the screen, the toasts are back at the bottom.
+  await field.evaluate((element) => element.closest('.app-main')!.scrollTo(0, 0));
+  await card.getByRole('spinbutton', { name: 'Margin, $' }).focus();
+  await expect
+    .poll(() => stack.evaluate((element) => element.classList.contains('is-raised')), { timeout: 5000 })
+    .toBe(false);
+  expect(s.errors).toEqual([]);
+});
+
 /**
  * The smallest margin on the 0.25 $ step whose market order passes the symbol's filters at every price within
  * 1 % of `price` (an oracle apart from trade-core: Decimal.js): quantity = margin × leverage ÷ price, down to
