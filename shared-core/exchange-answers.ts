@@ -80,13 +80,36 @@ export function toLeverageBrackets(operation: string, symbol: string, raw: unkno
   const number = (bracket: Raw, field: string) => toDecimal(operation, field, numberText(bracket[field]));
   return entry.brackets.map((item) => {
     const bracket = (item ?? {}) as Raw;
+    const leverage = Number(bracket.initialLeverage);
     return {
       notionalFloor: number(bracket, 'notionalFloor'),
       notionalCap: number(bracket, 'notionalCap'),
       maintMarginRatio: number(bracket, 'maintMarginRatio'),
       cum: number(bracket, 'cum'),
+      ...(Number.isInteger(leverage) && leverage >= 1 && leverage <= 1000
+        ? { initialLeverage: leverage }
+        : {}),
     };
   });
+}
+
+/**
+ * Every symbol's brackets from one answer of GET /fapi/v1/leverageBracket without a symbol (a list of
+ * `{symbol, brackets}`); a symbol whose entry does not parse is left out, not the whole table.
+ */
+export function toLeverageBracketTable(operation: string, raw: unknown): Map<string, LeverageBracket[]> {
+  if (!Array.isArray(raw)) throw invalid(operation, 'brackets');
+  const table = new Map<string, LeverageBracket[]>();
+  for (const item of raw) {
+    const symbol = (item as Raw)?.symbol;
+    if (typeof symbol !== 'string') continue;
+    try {
+      table.set(symbol, toLeverageBrackets(operation, symbol, [item]));
+    } catch {
+      // One bad entry loses that symbol's check only.
+    }
+  }
+  return table;
 }
 
 /**

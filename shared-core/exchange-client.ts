@@ -32,6 +32,7 @@ import {
   stopStateOf,
   toDecimal,
   toLeverageBrackets,
+  toLeverageBracketTable,
   toNumber,
   toOrderFills,
   toOrderResult,
@@ -244,6 +245,13 @@ export class ExchangeClient {
     const params = { symbol };
     const raw = await this.signedRequest<unknown>(operation, 'GET', '/fapi/v1/leverageBracket', params);
     return toLeverageBrackets(operation, symbol, raw);
+  }
+
+  /** Every symbol's leverage brackets in one read (GET /fapi/v1/leverageBracket without a symbol, weight 1). */
+  async getLeverageBracketTable(): Promise<Map<string, LeverageBracket[]>> {
+    const operation = 'getLeverageBracketTable';
+    const raw = await this.signedRequest<unknown>(operation, 'GET', '/fapi/v1/leverageBracket', {});
+    return toLeverageBracketTable(operation, raw);
   }
 
   /** An order by its client id; undefined when the exchange has none (-2013). */

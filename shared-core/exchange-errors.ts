@@ -47,6 +47,8 @@ export const EXCHANGE_ERROR_CATALOGUE: Readonly<Record<number, ExchangeCodeEntry
   [-4003]: error('Quantity less than or equal to zero'),
   [-4067]: error('Position side cannot be changed if there exists open orders'),
   [-2019]: error('Margin is insufficient'),
+  // Not in SPEC.md §8 (issue 53): the position the order makes is above what its leverage bracket allows.
+  [-2027]: error('Exceeded the maximum allowable position at current leverage.'),
   [-2011]: error('Unknown order sent'),
   200: { text: 'Success', type: ExchangeErrorType.NONE, returned: false, shown: false },
 };
@@ -59,6 +61,15 @@ export const EXCHANGE_ERROR_CATALOGUE: Readonly<Record<number, ExchangeCodeEntry
 export const MIN_NOTIONAL_TEXT = /^Order notional must be no smaller than (\d+(?:\.\d+)?)$/;
 const minNotionalOf = (exchangeMessage: string) =>
   /no smaller than (\d+(?:\.\d+)?)/.exec(exchangeMessage)?.[1];
+
+/**
+ * The open's own refusal before the MARKET order when the brackets say the exchange would answer -2027 (issue
+ * 53), naming the cap and the leverage, which the exchange's text does not.
+ */
+export const BRACKET_CAP_TEXT =
+  /^Exceeded the maximum allowable position at current leverage: (\d+(?:\.\d+)?) USDT at x(\d+)$/;
+export const bracketCapText = (cap: string, leverage: number | string) =>
+  `Exceeded the maximum allowable position at current leverage: ${cap} USDT at x${leverage}`;
 
 /** A catalogued code, or SPEC.md §8's 'Unknown error' with the exchange's message and the code. */
 export function describeExchangeCode(code: number, exchangeMessage: string): ExchangeCodeEntry {

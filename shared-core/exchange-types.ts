@@ -49,6 +49,11 @@ export interface LeverageBracket {
   maintMarginRatio: string;
   /** Maintenance amount (USDT): maintenance margin = notional × rate − cum (binance-fapi.md §12). */
   cum: string;
+  /**
+   * The highest leverage a position in this bracket may have; absent when the exchange did not say. A position
+   * at leverage L may hold at most the largest notionalCap among brackets with initialLeverage ≥ L (-2027).
+   */
+  initialLeverage?: number;
 }
 
 /** A reduce-only STOP (stop-limit) order: it triggers at stopPrice and becomes a limit order at price. */

@@ -3,8 +3,10 @@
 // maxQty, MIN_NOTIONAL), and the smallest margin that passes. All in trade-core's exact decimals, composed
 // from its primitives. The signal card and auto-open ask with a price allowance (the price moves between the
 // card and the order); the open itself asks at the live price with none, refusing only what must fail.
-// The leverage bracket is not checked here: its table needs a signed read (binance-fapi.md §7).
+// With the account's leverage brackets (a signed read, binance-fapi.md §7) the notional is also held to the
+// largest position the leverage allows (-2027).
 import { PLATFORM_PREFERENCE_BOUNDS } from '../contracts/preferences';
+import type { LeverageBracket } from './exchange-types';
 import {
   addDecimals,
   compareDecimals,
@@ -31,6 +33,11 @@ export const PlacementProblem = {
   TOO_SMALL: 'too_small',
   /** The quantity is above the market order's maxQty: less margin (or leverage) would do. */
   TOO_LARGE: 'too_large',
+  /**
+   * The position would be above the largest notional the leverage bracket allows at this leverage (-2027):
+   * less margin (`maximum_margin`) or a lower leverage would do.
+   */
+  ABOVE_BRACKET: 'above_bracket',
 } as const;
 export type PlacementProblem = (typeof PlacementProblem)[keyof typeof PlacementProblem];
 
@@ -44,6 +51,10 @@ export interface Placement {
    * price within the allowance; absent when it is above the preference's maximum.
    */
   minimum_margin?: DecimalText;
+  /** ABOVE_BRACKET: the largest notional the leverage allows (USDT; "0" when no bracket allows it). */
+  maximum_notional?: DecimalText;
+  /** ABOVE_BRACKET: the largest margin on the step that stays within it at every price of the allowance. */
+  maximum_margin?: DecimalText;
 }
 
 const MARGIN = PLATFORM_PREFERENCE_BOUNDS.trade_margin;
@@ -76,6 +87,33 @@ function smallestQuantity(filters: OrderFilters, price: D): DecimalText {
 }
 
 /**
+ * The largest position notional `leverage` allows: the largest notionalCap among the brackets whose
+ * initialLeverage is ≥ it ("0" when none is; the exchange refuses such an order with -2027); undefined when
+ * the brackets do not say their leverage.
+ */
+export function maxNotionalAtLeverage(
+  brackets: readonly LeverageBracket[],
+  leverage: D,
+): DecimalText | undefined {
+  if (brackets.length === 0 || brackets.some((bracket) => bracket.initialLeverage === undefined))
+    return undefined;
+  let cap: DecimalText = '0';
+  for (const bracket of brackets) {
+    if (
+      compareDecimals(bracket.initialLeverage!, leverage) >= 0 &&
+      compareDecimals(bracket.notionalCap, cap) > 0
+    )
+      cap = bracket.notionalCap;
+  }
+  return cap;
+}
+
+/** The largest multiple of `step` that is ≤ value (value ≥ 0). */
+function floorToStep(value: D, step: D): DecimalText {
+  return mulDecimals(divDecimals(value, step, 0, 'toward-zero'), step);
+}
+
+/**
  * The quantity and notional of a market order with `margin` × `leverage` at `price`, whether the filters take
  * it at every price within ±`allowancePercent` %, and the smallest margin that would.
  */
@@ -85,6 +123,10 @@ export function orderPlacement(input: {
   price: D;
   filters: OrderFilters;
   allowancePercent?: number;
+  /** The account's brackets for the symbol, when read: the notional is also held to the leverage's cap. */
+  brackets?: readonly LeverageBracket[];
+  /** The position already held on the symbol (its size, ≥ 0), which the exchange counts with the order. */
+  heldQuantity?: D;
 }): Placement {
   const { margin, leverage, price, filters } = input;
   const allowance = input.allowancePercent ?? 0;
@@ -113,6 +155,27 @@ export function orderPlacement(input: {
   if (compareDecimals(margin, needed) < 0) placement.problem = PlacementProblem.TOO_SMALL;
   else if (filters.symbol_max_quantity && compareDecimals(quantity, filters.symbol_max_quantity) > 0) {
     placement.problem = PlacementProblem.TOO_LARGE;
+  }
+  const cap = input.brackets && maxNotionalAtLeverage(input.brackets, leverage);
+  if (cap !== undefined && placement.problem === undefined) {
+    // The exchange holds the position after the order to the cap, at its price: the highest of the allowance.
+    const highest = prices[prices.length - 1]!;
+    const held = input.heldQuantity ?? 0;
+    const after = mulDecimals(addDecimals(held, quantity), highest);
+    if (compareDecimals(after, cap) > 0) {
+      placement.problem = PlacementProblem.ABOVE_BRACKET;
+      placement.maximum_notional = cap;
+      // margin × leverage ÷ p, down to the step, times p stays ≤ margin × leverage; the order fills up to the
+      // allowance above the price it was sized at: the room left ÷ (leverage × (1 + allowance)).
+      const room = subDecimals(cap, mulDecimals(held, highest));
+      const per = mulDecimals(leverage, divDecimals(addDecimals(100, allowance), 100, WORKING_DECIMALS));
+      const largest =
+        compareDecimals(room, 0) > 0
+          ? floorToStep(divDecimals(room, per, WORKING_DECIMALS), MARGIN.step)
+          : '0';
+      if (compareDecimals(largest, MARGIN.min) >= 0 && compareDecimals(largest, margin) < 0)
+        placement.maximum_margin = roundDecimal(largest, 2);
+    }
   }
   return placement;
 }

@@ -27,10 +27,12 @@ export async function readOpeningCosts(
   symbol: string,
   order: Pick<OrderResult, 'orderId' | 'executedQty'>,
   entryPrice: string,
+  /** The brackets read before the order (openPosition), when it read them: not read again. */
+  known?: readonly LeverageBracket[],
 ): Promise<OpeningCosts> {
   const [commission, brackets] = await Promise.all([
     orderCommission(client, symbol, order.orderId),
-    client.getLeverageBrackets(symbol).catch(unlessExchangeError),
+    known ?? client.getLeverageBrackets(symbol).catch(unlessExchangeError),
   ]);
   const bracket = brackets && bracketOf(brackets, notional(order.executedQty, entryPrice));
   return {

@@ -10,14 +10,19 @@ import { ExchangeError, ExchangeFailure } from './exchange-client';
 import type {
   ExchangeClient,
   ExitOrderInput,
+  LeverageBracket,
   OrderResult,
   OrderSide,
+  PositionRisk,
   StopOrderInput,
 } from './exchange-client';
+import { bracketCapText } from './exchange-errors';
+import { maxNotionalAtLeverage } from './order-placement';
 import {
   addDecimals,
   compareDecimals,
   mulDecimals,
+  notional,
   orderQuantity,
   roundDecimal,
   stopPrice,
@@ -133,6 +138,23 @@ export class TradeOpenError extends Error {
 }
 
 /**
+ * The exchange would refuse the order with -2027 (issue 53): the position after it, at the mark price, above
+ * the largest notional the leverage's brackets allow. Refused here, before the MARKET order, naming the cap.
+ */
+function refuseAboveBracket(
+  brackets: readonly LeverageBracket[] | undefined,
+  leverage: number,
+  risk: Pick<PositionRisk, 'positionAmt' | 'markPrice'>,
+  quantity: string,
+): void {
+  const cap = brackets && maxNotionalAtLeverage(brackets, leverage);
+  if (cap === undefined) return;
+  const held = risk.positionAmt.startsWith('-') ? risk.positionAmt.slice(1) : risk.positionAmt;
+  if (compareDecimals(notional(addDecimals(held, quantity), risk.markPrice), cap) <= 0) return;
+  throw new ExchangeError('openPosition', ExchangeFailure.EXCHANGE, bracketCapText(cap, leverage));
+}
+
+/**
  * Opens a position in two round trips to the exchange before its MARKET order is acknowledged: first, at
  * once, leverage, margin type ISOLATED (-4046 ignored), one-way mode (-4059 ignored), the look-up of this
  * signal's opening order (a retried open continues from it) and positionRisk (its mark price sizes the order:
@@ -147,7 +169,7 @@ export async function openPosition(
 ): Promise<OpenedPosition> {
   const { symbol_pair: symbol, trade_direction: side, trade_leverage: leverage } = input;
   const ids = clientOrderIds(input.signal_uuid);
-  const [, , , earlier, risk, openAlgoIds] = await allOrFirstFailure([
+  const [, , , earlier, risk, openAlgoIds, brackets] = await allOrFirstFailure([
     client.setLeverage(symbol, leverage),
     client.setMarginTypeIsolated(symbol),
     client.setOneWayMode(),
@@ -155,6 +177,9 @@ export async function openPosition(
     client.getPositionRisk(symbol),
     // Not needed for the order; an exchange that cannot list them only loses the clean-up below.
     client.getOpenAlgoIds(symbol).catch(unlessExchangeError),
+    // In the same round trip: the cap of the leverage's bracket (checked below), and the maintenance bracket
+    // of the opening costs. A failed read leaves the cap to the exchange (-2027).
+    client.getLeverageBrackets(symbol).catch(unlessExchangeError),
   ] as const);
   let order: OrderResult;
   if (earlier?.status === 'FILLED') {
@@ -176,6 +201,7 @@ export async function openPosition(
       entryPrice: risk.markPrice,
       quantityPrecision: input.symbol_quantity_precision,
     });
+    refuseAboveBracket(brackets, leverage, risk, quantity);
     const market = { symbol, side, quantity, newClientOrderId: ids.open };
     // On a flat symbol, a stop or exit of Signaldesk's still open is left over from a trade that ended (a failed
     // open, an exit whose placement arrived late): it would act on this position, so it goes first (issue 52).
@@ -212,7 +238,7 @@ export async function openPosition(
       price: stopLimitPrice(side, stop, input.symbol_price_precision),
       clientId: ids.stop,
     }),
-    readOpeningCosts(client, symbol, order, entry),
+    readOpeningCosts(client, symbol, order, entry, brackets),
     input.exits && placeExits(client, input, ids, { quantity, entry }),
   ]);
   if (stopError === undefined) {

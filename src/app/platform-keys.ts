@@ -9,6 +9,8 @@ import {
   removePlatformBalance,
 } from '../features/balances/balances-store';
 import { reconcilePlatformAfterBalance } from '../features/trades/trade-reconcile';
+import type { ExchangeClient } from '../../shared-core/exchange-client';
+import { loadBracketTable } from '../stores/brackets-store';
 import { TradeTokenLevel } from '../stores/token-level';
 import {
   addTradeToken,
@@ -18,14 +20,25 @@ import {
   setPinCode,
 } from '../stores/trade-tokens-store';
 
+/**
+ * After a client-mode balance read: the platform's open client-mode trades are reconciled, and its leverage
+ * brackets read once a session (the cards' cap, issue 53).
+ */
+async function afterClientRead(platformUuid: string, client: ExchangeClient): Promise<void> {
+  await Promise.all([
+    reconcilePlatformAfterBalance(platformUuid, client),
+    loadBracketTable(platformUuid, client),
+  ]);
+}
+
 /** Reads one platform's balance; a client-mode read reconciles the platform's open client-mode trades. */
 export function loadBalance(platformUuid: string): Promise<void> {
-  return loadPlatformBalance(platformUuid, reconcilePlatformAfterBalance);
+  return loadPlatformBalance(platformUuid, afterClientRead);
 }
 
 /** Reads the balance of every platform with a PIN, reconciling as loadBalance does. */
 export function loadBalances(): Promise<void> {
-  return loadAllBalances(reconcilePlatformAfterBalance);
+  return loadAllBalances(afterClientRead);
 }
 
 /**

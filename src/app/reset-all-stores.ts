@@ -9,6 +9,7 @@ import { resetPlatformsStore } from '../stores/platforms-store';
 import { resetPreferencesStore } from '../stores/preferences-store';
 import { resetRiskLimitsStore } from '../stores/risk-limits-store';
 import { resetPricesStore } from '../stores/prices-store';
+import { resetBracketsStore } from '../stores/brackets-store';
 import { resetSignalInfoStore } from '../features/signals/signal-info-store';
 import { resetSignalsStore } from '../features/signals/signals-store';
 import { resetStatisticsStore } from '../features/statistics/statistics-store';
@@ -42,6 +43,7 @@ const STORE_RESETS: readonly (() => void)[] = [
   resetPinCodeStore,
   resetTradeTokensStore,
   resetPricesStore,
+  resetBracketsStore,
   resetSignalsStore,
   resetSignalInfoStore,
   resetStatisticsStore,

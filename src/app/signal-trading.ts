@@ -18,6 +18,7 @@ import { OpenFailure, openPosition, TradeOpenError } from '../../shared-core/tra
 import { removeSignal, signalsStore } from '../features/signals/signals-store';
 import { isPlaceable, placementLine, signalPlacement } from '../features/signals/signal-placement';
 import type { OpenTradeOptions } from '../features/signals/trade-from-signal';
+import { bracketsOf } from '../stores/brackets-store';
 import { pricesStore } from '../stores/prices-store';
 import i18n from 'i18next';
 import { pointToNewTrade } from './new-trade-pointer';
@@ -203,6 +204,7 @@ async function openOnSymbol(
   const placement = signalPlacement(signal, preferences, symbol, {
     price: pricesStore.symbol_price_by_uuid[signal.symbol.symbol_uuid]?.current_price,
     allowancePercent: 0,
+    brackets: bracketsOf(signal.platform_uuid, signal.symbol.symbol_pair),
   });
   if (placement && symbol && !isPlaceable(placement)) {
     notifyError([

@@ -13,7 +13,11 @@ import {
 import { parseOpenFailureText, parseRiskLimitText, type RiskLimitRefusal } from '../../contracts';
 import { StorageKey } from '../config/storage-keys';
 import { ApiError, ApiErrorKind } from './api-client';
-import { EXCHANGE_ERROR_CATALOGUE, MIN_NOTIONAL_TEXT } from '../../shared-core/exchange-errors';
+import {
+  BRACKET_CAP_TEXT,
+  EXCHANGE_ERROR_CATALOGUE,
+  MIN_NOTIONAL_TEXT,
+} from '../../shared-core/exchange-errors';
 
 function storedLanguage(): Language {
   const stored = localStorage.getItem(StorageKey.LANGUAGE);
@@ -109,6 +113,8 @@ export function translateExchangeText(text: string): string | undefined {
   if (text === 'Timeout') return i18n.t('errors.timeout');
   const minNotional = MIN_NOTIONAL_TEXT.exec(text);
   if (minNotional) return i18n.t('exchange_error.-4164', { notional: minNotional[1] });
+  const cap = BRACKET_CAP_TEXT.exec(text);
+  if (cap) return i18n.t('exchange_error.bracket_cap', { notional: cap[1], leverage: cap[2] });
   for (const [code, entry] of Object.entries(EXCHANGE_ERROR_CATALOGUE)) {
     if (entry.text === text && i18n.exists(`exchange_error.${code}`)) return i18n.t(`exchange_error.${code}`);
   }

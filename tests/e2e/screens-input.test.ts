@@ -337,6 +337,13 @@ test('with the default settings a BTC card says what it needs and opens with the
   await expect
     .poll(async () => (await platformPreferences(platformUuid)).trade_margin, { timeout: 15_000 })
     .toBe(10);
+  // The account's leverage brackets: read by the page once, for every symbol, after the PIN's balance read.
+  const tableReads: number[] = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.endsWith('/fapi/v1/leverageBracket') && !url.searchParams.has('symbol'))
+      tableReads.push(response.status());
+  });
   await enterPin(page, '12345');
   const [signal] = await storedSignals(page, 1, () => [], { prefer: ['BTCUSDT'], exclude: [] });
   expect(signal!.symbol.symbol_pair).toBe('BTCUSDT');
@@ -363,6 +370,7 @@ test('with the default settings a BTC card says what it needs and opens with the
     ),
   );
   await signalBox.scrollIntoViewIfNeeded();
+  await expect.poll(() => tableReads, { timeout: 10_000 }).toEqual([200]);
   await screenshot(page, 'screens-input-btc-card-en-dark');
   await setLook(page, 'ua', 'light');
   expect(await button.innerText()).toBe(`${direction === 'Buy' ? 'Купити' : 'Продати'} з ${needed} $`);
@@ -398,5 +406,7 @@ test('with the default settings a BTC card says what it needs and opens with the
   // The exchange took it: its notional at the fill is at least the filter's.
   const risk = await s.exchange.positionRisk(s.account, 'BTCUSDT');
   expect(new Decimal(risk.positionAmt).abs().times(risk.entryPrice).gte(btc.symbol_min_notional!)).toBe(true);
+  // Once a session, however many cards, ticks and opens.
+  expect(tableReads).toEqual([200]);
   expect(s.errors).toEqual([]);
 });

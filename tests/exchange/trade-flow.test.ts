@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaperExchangeHandle } from '../../paper-exchange/src/index';
 import { ExchangeError, ExchangeFailure, knownStopRoute } from '../../shared-core/exchange-client';
+import { BRACKET_CAP_TEXT } from '../../shared-core/exchange-errors';
 import {
   OpenFailure,
   STOP_LIMIT_OFFSET,
@@ -204,6 +205,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     expect(roundTripsBefore(trader, open!)).toBe(1);
     const first = trader.requests.filter((request) => request.sentAt < open!.sentAt);
     expect(first.map((request) => `${request.method} ${request.path}`).sort()).toEqual([
+      'GET /fapi/v1/leverageBracket',
       'GET /fapi/v1/openAlgoOrders',
       'GET /fapi/v1/order',
       'GET /fapi/v2/positionRisk',
@@ -238,6 +240,42 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     ]);
     expect(new Set(settings.map((request) => roundTripsBefore(trader, request))).size).toBe(1);
     expect(roundTripsBefore(trader, market)).toBe(roundTripsBefore(trader, settings[0]!) + 1);
+  });
+
+  it('refuses before the MARKET order a position above what its leverage bracket allows, naming the cap (issue 53)', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const trader = newTrader(exchange);
+    const { brackets } = await raw<{ brackets: { notionalCap: number; initialLeverage: number }[] }>(
+      exchange,
+      trader,
+      'GET',
+      '/fapi/v1/leverageBracket',
+      { symbol: 'ETHUSDT' },
+    );
+    const top = brackets[0]!;
+    // The highest leverage, and a margin whose notional is above its bracket's cap.
+    const margin = Math.ceil((top.notionalCap * 1.2) / top.initialLeverage);
+    const refused = await openPosition(
+      trader.client,
+      input(ETH, { trade_leverage: top.initialLeverage, trade_margin: margin }),
+    ).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ExchangeError);
+    const text = (refused as ExchangeError).text;
+    expect(BRACKET_CAP_TEXT.exec(text)?.slice(1)).toEqual([
+      String(top.notionalCap),
+      String(top.initialLeverage),
+    ]);
+    expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET')).toHaveLength(0);
+    // A margin within the cap opens (1 % under it: the exchange holds the position to the cap at its fill
+    // price, a little off the mark price the order was sized at).
+    const fits = Math.floor((top.notionalCap * 0.99) / top.initialLeverage);
+    const opened = await openPosition(
+      trader.client,
+      input(ETH, { trade_leverage: top.initialLeverage, trade_margin: fits }),
+    );
+    expect(
+      compareDecimals(mulDecimals(opened.trade_quantity, opened.trade_open_price), String(top.notionalCap)),
+    ).toBe(-1);
   });
 
   it('does not open twice when the same signal is opened again', async () => {
@@ -361,12 +399,14 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     expect(compareDecimals(openNotional, String(first.notionalCap))).toBe(-1);
     expect(opened.trade_maint_margin_rate).toBe(String(first.maintMarginRatio));
     expect(opened.trade_maint_amount).toBe(String(first.cum));
-    // Nothing was added before the MARKET order: the reads come after it.
+    // The commission is read after the MARKET order; the brackets once, in the round trip of the settings
+    // (their cap is checked before the order, issue 53), not again after it.
     const [market] = sent(trader, 'POST', '/fapi/v1/order', 'MARKET');
-    for (const path of ['/fapi/v1/userTrades', '/fapi/v1/leverageBracket']) {
-      const [read] = sent(trader, 'GET', path);
-      expect(read!.sentAt).toBeGreaterThan(market!.answeredAt!);
-    }
+    const [read] = sent(trader, 'GET', '/fapi/v1/userTrades');
+    expect(read!.sentAt).toBeGreaterThan(market!.answeredAt!);
+    const bracketReads = sent(trader, 'GET', '/fapi/v1/leverageBracket');
+    expect(bracketReads).toHaveLength(1);
+    expect(bracketReads[0]!.sentAt).toBeLessThan(market!.sentAt);
 
     exchange.admin.setPrice('ETHUSDT', '3010');
     const closed = await closePosition(trader.client, {

@@ -4,6 +4,7 @@
 // allowance (the price moves before the order); the open asks with none, refusing only what must fail.
 import type { TFunction } from 'i18next';
 import type { PlatformPreferences, Signal, SymbolInfo } from '../../../contracts';
+import type { LeverageBracket } from '../../../shared-core/exchange-types';
 import {
   PLACEMENT_PRICE_ALLOWANCE_PERCENT,
   PlacementProblem,
@@ -18,7 +19,12 @@ export function signalPlacement(
   signal: Pick<Signal, 'signal_price_enter'>,
   preferences: Pick<PlatformPreferences, 'trade_margin' | 'trade_leverage'> | undefined,
   symbol: SymbolInfo | undefined,
-  options: { price?: string | number; allowancePercent?: number } = {},
+  options: {
+    price?: string | number;
+    allowancePercent?: number;
+    /** The account's brackets for the symbol (stores/brackets-store.ts), when read. */
+    brackets?: readonly LeverageBracket[];
+  } = {},
 ): Placement | undefined {
   if (!preferences || !symbol) return undefined;
   return orderPlacement({
@@ -27,7 +33,18 @@ export function signalPlacement(
     price: options.price ?? signal.signal_price_enter,
     filters: symbol,
     allowancePercent: options.allowancePercent ?? PLACEMENT_PRICE_ALLOWANCE_PERCENT,
+    ...(options.brackets && { brackets: options.brackets }),
   });
+}
+
+/**
+ * The one click's margin that the exchange takes (issue 53): the smallest that passes a refused small order,
+ * the largest within the leverage's bracket; undefined when there is none or none is needed.
+ */
+export function fittingMargin(placement: Placement | undefined): string | undefined {
+  if (placement?.problem === PlacementProblem.TOO_SMALL) return placement.minimum_margin;
+  if (placement?.problem === PlacementProblem.ABOVE_BRACKET) return placement.maximum_margin;
+  return undefined;
 }
 
 /** Placeable, or not known to be refused (settings or symbol not known yet: the exchange decides). */
@@ -40,6 +57,15 @@ export function placementLine(
   leverage: number,
   symbol: Pick<SymbolInfo, 'symbol_name' | 'symbol_min_notional' | 'symbol_max_quantity'>,
 ): string {
+  if (placement.problem === PlacementProblem.ABOVE_BRACKET) {
+    return placement.maximum_margin !== undefined
+      ? t('signal.placement.above_bracket', {
+          margin: placement.maximum_margin,
+          leverage,
+          notional: placement.maximum_notional ?? '',
+        })
+      : t('signal.placement.above_bracket_at_any_margin', { leverage });
+  }
   if (placement.problem === PlacementProblem.TOO_LARGE) {
     return t('signal.placement.too_large', {
       max: symbol.symbol_max_quantity ?? '',

@@ -3,6 +3,7 @@ import { SIGNAL_TICK_MS } from '../../config/constants';
 import { preferencesStore } from '../../stores/preferences-store';
 import { knownRiskLimitRefusal } from '../../stores/risk-limits-store';
 import { symbolsStore } from '../../stores/symbols-store';
+import { bracketsOf } from '../../stores/brackets-store';
 import { pricesStore } from '../../stores/prices-store';
 import { tradeTokensStore } from '../../stores/trade-tokens-store';
 import { expireSignals, signalsStore } from './signals-store';
@@ -41,7 +42,10 @@ export function useSignalTimers(isActive: boolean, openTrade: OpenTradeFromSigna
               signal,
               preferencesStore.platform_preferences_by_uuid[signal.platform_uuid],
               symbolsStore.symbol_dict[signal.symbol.symbol_uuid],
-              { price: pricesStore.symbol_price_by_uuid[signal.symbol.symbol_uuid]?.current_price },
+              {
+                price: pricesStore.symbol_price_by_uuid[signal.symbol.symbol_uuid]?.current_price,
+                brackets: bracketsOf(signal.platform_uuid, signal.symbol.symbol_pair),
+              },
             ),
           ),
         });

@@ -8,9 +8,10 @@ import { formatFixed, formatFractionAsPercent } from '../../../lib/format';
 import { preferencesStore } from '../../../stores/preferences-store';
 import { tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { symbolsStore } from '../../../stores/symbols-store';
+import { bracketsStore } from '../../../stores/brackets-store';
 import { pricesStore } from '../../../stores/prices-store';
 import { hideSignalInfo, requestPlatformPreferences, showSignalInfo } from '../signal-info-store';
-import { PlacementProblem, isPlaceable, placementLine, signalPlacement } from '../signal-placement';
+import { fittingMargin, isPlaceable, placementLine, signalPlacement } from '../signal-placement';
 import { disagreeingSignals, removeSignal, signalsStore } from '../signals-store';
 import {
   canTradeSignal,
@@ -121,6 +122,7 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
   const { trade_preferences, platform_preferences_by_uuid } = useSnapshot(preferencesStore);
   const { symbol_dict } = useSnapshot(symbolsStore);
   const { symbol_price_by_uuid } = useSnapshot(pricesStore);
+  const { by_platform_uuid: brackets_by_platform_uuid } = useSnapshot(bracketsStore);
   const { by_platform } = useSnapshot(whatIfStore);
   const signal = signal_by_uuid[signalUuid];
   // The platform whose info this card put in the header bar. A card removed under the pointer (traded,
@@ -159,15 +161,18 @@ export function SignalCard({ signalUuid, secondsLeft, elapsedS, onTrade }: Signa
   const symbol = symbol_dict[signal.symbol.symbol_uuid];
   // At the latest price when the page has one (the order goes at the mark), else at the signal's entry.
   const price = symbol_price_by_uuid[signal.symbol.symbol_uuid]?.current_price;
-  const placement = canTrade ? signalPlacement(signal, settings, symbol, { price }) : undefined;
+  const brackets = brackets_by_platform_uuid[signal.platform_uuid]?.[signal.symbol.symbol_pair];
+  const placement = canTrade
+    ? signalPlacement(signal, settings, symbol, { price, ...(brackets && { brackets }) })
+    : undefined;
   const placeable = isPlaceable(placement);
   const placementText =
     placement && !placeable && settings && symbol
       ? placementLine(t, placement, settings.trade_leverage, symbol)
       : undefined;
-  // The one click with the smallest margin that passes, said on the button.
-  const smallestMargin =
-    placement?.problem === PlacementProblem.TOO_SMALL ? placement.minimum_margin : undefined;
+  // The one click with the margin that passes (the smallest above the minimum, the largest within the
+  // leverage's bracket), said on the button.
+  const smallestMargin = fittingMargin(placement);
   const tooltip = !canTrade
     ? t('signal.trade_tooltip.disabled', { platform: signal.platform.platform_name })
     : isProcessing

@@ -11,6 +11,8 @@ import { TradeTokenLevel } from '../../../stores/token-level';
 import { resetSymbolsStore, symbolsStore } from '../../../stores/symbols-store';
 import { BTC_UUID, makePrice } from '../../../testing/live-fixtures';
 import { pushSymbolPrice, resetPricesStore } from '../../../stores/prices-store';
+import { bracketsStore, resetBracketsStore } from '../../../stores/brackets-store';
+import { toLeverageBrackets } from '../../../../shared-core/exchange-answers';
 import { resetTradeTokensStore, tradeTokensStore } from '../../../stores/trade-tokens-store';
 import { resetSignalInfoStore } from '../signal-info-store';
 import { pushSignals, removeSignal, resetSignalsStore, signalsStore } from '../signals-store';
@@ -342,6 +344,46 @@ describe('a trade the exchange would refuse (issue 53)', () => {
     expect(screen.getByTestId('signal-placement')).toHaveTextContent(
       "Above the exchange's largest market order (120 BTC): lower the margin or the leverage",
     );
+  });
+
+  test("above what the account's leverage bracket allows: the largest margin that fits, in one click", async () => {
+    resetBracketsStore();
+    // A symbol whose ×20 bracket holds 10 000 $ (an account's table, as the exchange answers it).
+    bracketsStore.by_platform_uuid[PLATFORM_UUID] = {
+      BTCUSDT: toLeverageBrackets('test', 'BTCUSDT', {
+        symbol: 'BTCUSDT',
+        brackets: [
+          { initialLeverage: 20, notionalFloor: 0, notionalCap: 10000, maintMarginRatio: 0.01, cum: 0 },
+          {
+            initialLeverage: 10,
+            notionalFloor: 10000,
+            notionalCap: 100000,
+            maintMarginRatio: 0.025,
+            cum: 150,
+          },
+        ],
+      }),
+    };
+    preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID]!.trade_margin = 1000;
+    preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID]!.trade_leverage = 20;
+    const signal = makeSignal({ signal_price_enter: 85800 });
+    pushSignals(byUuid(signal));
+    renderSession();
+    // 1000 × 20 = 20 000 $ > 10 000: 10 000 ÷ (20 × 1.01) = 495.05 → 495 $ on the 0.25 step.
+    expect(screen.getByTestId('signal-placement')).toHaveTextContent(
+      'At most 495.00 $ margin at ×20: the exchange allows a position of up to 10000 $ at this leverage',
+    );
+    const button = screen.getByTestId('signal-trade');
+    expect(button).toHaveTextContent('Buy with 495.00 $');
+    fireEvent.click(button);
+    await advance(0);
+    expect(openTradeFromSignal).toHaveBeenCalledExactlyOnceWith(signal.signal_uuid, { margin: 495 });
+    // At ×10 the same margin is within the 100 000 $ its bracket allows.
+    await act(async () => {
+      preferencesStore.platform_preferences_by_uuid[PLATFORM_UUID]!.trade_leverage = 10;
+    });
+    expect(screen.queryByTestId('signal-placement')).toBeNull();
+    resetBracketsStore();
   });
 });
 
