@@ -39,10 +39,11 @@ export function clientOrderIds(signalUuid: string): {
 /** Cancels an exit by its id; false when the exchange refused (-2011: none open, it fired or was cancelled). */
 /**
  * Whether a client id is one Signaldesk gives the orders that close a trade (its stop, take profit or trailing
- * stop: clientOrderIds' sds, sdt and sdr): on a flat symbol, such an open order is left over from a trade that
- * has ended, and would act on the next position there.
+ * stop: clientOrderIds' sds, sdt and sdr): when a new trade opens on the symbol (one trade per symbol: no other
+ * of ours is open there), such an open order is left over from a trade that has ended, and would act on the
+ * next position there.
  */
-export const isClosingOrderId = (clientId: string): boolean => /^sd[std][0-9a-f]{32}$/.test(clientId);
+export const isClosingOrderId = (clientId: string): boolean => /^sd[str][0-9a-f]{32}$/.test(clientId);
 
 export async function cancelExitQuietly(client: ExchangeClient, clientId: string): Promise<boolean> {
   try {

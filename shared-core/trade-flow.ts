@@ -203,10 +203,12 @@ export async function openPosition(
     });
     refuseAboveBracket(brackets, leverage, risk, quantity);
     const market = { symbol, side, quantity, newClientOrderId: ids.open };
-    // On a flat symbol, a stop or exit of Signaldesk's still open is left over from a trade that ended (a failed
-    // open, an exit whose placement arrived late): it would act on this position, so it goes first (issue 52).
-    const leftovers =
-      compareDecimals(risk.positionAmt, '0') === 0 ? (openAlgoIds ?? []).filter(isClosingOrderId) : [];
+    // A stop or exit of Signaldesk's still open on the symbol is left over from a trade that ended (a failed
+    // open, an exit whose placement arrived late, a close recorded while no key was at hand): it would act on
+    // this position, so it goes first (issue 52). Also beside a position the trader holds by hand (issue 54): the
+    // leftovers would close it at the old trade's levels. The caller holds one trade per symbol, so none of
+    // these belongs to an open trade of ours.
+    const leftovers = (openAlgoIds ?? []).filter(isClosingOrderId);
     if (leftovers.length > 0) await Promise.all(leftovers.map((id) => cancelExitQuietly(client, id)));
     order = await placeOpeningOrder(client, market, { trade_order_id: ids.open, trade_quantity: quantity });
   }

@@ -570,7 +570,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       expect(await openAlgos(exchange, trader, 'LINKUSDT')).toEqual([]);
     });
 
-    it("clears Signaldesk's stops and exits left on a flat symbol before the next open, and nobody else's (issue 52)", async () => {
+    it("clears Signaldesk's stops and exits left on a symbol before the next open, and nobody else's (issues 52, 54)", async () => {
       exchange.admin.setPrice('LINKUSDT', '20');
       const trader = newTrader(exchange);
       const stale = clientOrderIds(signalUuid());
@@ -595,7 +595,29 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       await leftover(stale.takeProfit, 'TAKE_PROFIT_MARKET', '25');
       await leftover(stale.stop, 'STOP_MARKET', '15');
       await leftover('my-own-order', 'TAKE_PROFIT_MARKET', '30');
-      expect(await openAlgos(exchange, trader, 'LINKUSDT')).toHaveLength(3);
+      // The old trade's trailing stop too (issue 54: its sdr… id was not recognised).
+      await raw(exchange, trader, 'POST', '/fapi/v1/algoOrder', {
+        algoType: 'CONDITIONAL',
+        symbol: 'LINKUSDT',
+        side: 'SELL',
+        type: 'TRAILING_STOP_MARKET',
+        quantity: '5',
+        activatePrice: '22',
+        callbackRate: '1',
+        reduceOnly: 'true',
+        workingType: 'MARK_PRICE',
+        clientAlgoId: stale.trailing,
+      });
+      // And a position the trader opened by hand on the exchange, which the leftovers would close at the old
+      // trade's levels: they go all the same (issue 54), the trader's own order stays.
+      await raw(exchange, trader, 'POST', '/fapi/v1/leverage', { symbol: 'LINKUSDT', leverage: 10 });
+      await raw(exchange, trader, 'POST', '/fapi/v1/order', {
+        symbol: 'LINKUSDT',
+        side: 'BUY',
+        type: 'MARKET',
+        quantity: '1',
+      });
+      expect(await openAlgos(exchange, trader, 'LINKUSDT')).toHaveLength(4);
       const order = input(LINK, { exits: EXITS });
       await openPosition(trader.client, order);
       const ids = clientOrderIds(order.signal_uuid);
