@@ -91,8 +91,15 @@ function useClearOfFocus(ref: RefObject<HTMLDivElement | null>): boolean {
       let next = false;
       if (target && target.isConnected && now.height > 0 && bottomEdge !== null && !stack.contains(target)) {
         const field = target.getBoundingClientRect();
-        const atBottom = { left: now.left, right: now.right, bottom: bottomEdge, top: bottomEdge - now.height };
-        const headerHeight = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-height'));
+        const atBottom = {
+          left: now.left,
+          right: now.right,
+          bottom: bottomEdge,
+          top: bottomEdge - now.height,
+        };
+        const headerHeight = parseFloat(
+          getComputedStyle(document.documentElement).getPropertyValue('--header-height'),
+        );
         const top = (Number.isFinite(headerHeight) ? headerHeight : 0) + 12;
         const atTop = { left: now.left, right: now.right, top, bottom: top + now.height };
         next = rectsOverlap(field, atBottom) && !rectsOverlap(field, atTop);
