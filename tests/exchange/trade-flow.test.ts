@@ -610,7 +610,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       });
       // And a position the trader opened by hand on the exchange, which the leftovers would close at the old
       // trade's levels: they go all the same (issue 54), the trader's own order stays.
-      await raw(exchange, trader, 'POST', '/fapi/v1/leverage', { symbol: 'LINKUSDT', leverage: 10 });
+      await raw(exchange, trader, 'POST', '/fapi/v1/leverage', { symbol: 'LINKUSDT', leverage: '10' });
       await raw(exchange, trader, 'POST', '/fapi/v1/order', {
         symbol: 'LINKUSDT',
         side: 'BUY',
