@@ -135,6 +135,15 @@ export class Faults {
   }
 }
 
+/**
+ * A fault's paths match whole path segments: '/fapi/v1/leverage' is that endpoint (and anything under it), never
+ * '/fapi/v1/leverageBracket' — a fault meant for the open's setLeverage was spent on its bracket read (issue 53).
+ */
 function applies(config: FaultConfig, path: string): boolean {
-  return !config.paths || config.paths.some((prefix) => path.startsWith(prefix));
+  return (
+    !config.paths ||
+    config.paths.some(
+      (prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
+    )
+  );
 }
