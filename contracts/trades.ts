@@ -139,6 +139,11 @@ export function exitsHeldByExchange(exits: TradeExits | null | undefined): boole
   return exits?.take_profit.held_by === 'exchange' || exits?.trailing.held_by === 'exchange';
 }
 
+/** The exchange holds the trade's stop backstop (issue 54): its close and its check look it up and cancel it. */
+export function backstopHeldByExchange(backstop: ExitHold | null | undefined): boolean {
+  return backstop?.held_by === 'exchange';
+}
+
 /** The symbol of a trade (SPEC.md §3), with the quantity precision the close order needs. */
 export const tradeSymbol = z.object({
   symbol_uuid: z.uuid(),
@@ -229,6 +234,12 @@ export const trade = tradeCalculated
      */
     trade_exits: tradeExits.nullable().optional(),
     /**
+     * The stop's market backstop (issue 54): a reduce-only STOP_MARKET one tick beyond the stop-limit's limit,
+     * held by the exchange (at its trigger price) so a gap through the limit still closes the position; or why
+     * the exchange did not take it. Null for a trade from before it, or one whose stop is missing.
+     */
+    trade_backstop: exitHold.nullable().optional(),
+    /**
      * Why a manual_close happened when the exchange closed the position outside Signaldesk, as its user data
      * stream told (issue 37): by hand on the exchange, liquidation, or auto-deleveraging. Null otherwise.
      */
@@ -280,6 +291,8 @@ export const createClientTradeBody = tradeCreateBase
      * monitor holds both (the preference off, or a page from before issue 35).
      */
     trade_exits: tradeExits.nullable().optional(),
+    /** The stop's market backstop as the page placed it (issue 54; Trade.trade_backstop). */
+    trade_backstop: exitHold.nullable().optional(),
   })
   .meta({ id: 'CreateClientTradeBody' });
 export type CreateClientTradeBody = z.infer<typeof createClientTradeBody>;
@@ -319,6 +332,8 @@ export const setClientTradeStopBody = z
     trade_uuid: z.uuid(),
     trade_stop_order_id: z.string().min(1).max(64),
     trade_stop_price: tradeAmount,
+    /** The stop's market backstop the page placed beside it (issue 54; Trade.trade_backstop). */
+    trade_backstop: exitHold.nullable().optional(),
   })
   .meta({ id: 'SetClientTradeStopBody' });
 export type SetClientTradeStopBody = z.infer<typeof setClientTradeStopBody>;

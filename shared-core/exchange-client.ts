@@ -302,9 +302,9 @@ export class ExchangeClient {
    */
   async placeExitOrder(exit: ExitOrderInput): Promise<void> {
     const trigger =
-      exit.type === 'TAKE_PROFIT_MARKET'
-        ? { triggerPrice: exit.triggerPrice }
-        : { activatePrice: exit.activatePrice, callbackRate: exit.callbackRate };
+      exit.type === 'TRAILING_STOP_MARKET'
+        ? { activatePrice: exit.activatePrice, callbackRate: exit.callbackRate }
+        : { triggerPrice: exit.triggerPrice };
     await this.signedRequest('placeExitOrder', 'POST', '/fapi/v1/algoOrder', {
       algoType: 'CONDITIONAL',
       symbol: exit.symbol,
@@ -313,7 +313,8 @@ export class ExchangeClient {
       quantity: exit.quantity,
       ...trigger,
       reduceOnly: 'true',
-      workingType: 'MARK_PRICE',
+      // The backstop triggers on the price the stop does (the default, CONTRACT_PRICE); the exits on the mark.
+      workingType: exit.type === 'STOP_MARKET' ? 'CONTRACT_PRICE' : 'MARK_PRICE',
       clientAlgoId: exit.clientId,
     });
   }

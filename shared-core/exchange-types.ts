@@ -81,6 +81,11 @@ export type ExitOrderInput = {
 } & (
   | { type: 'TAKE_PROFIT_MARKET'; triggerPrice: string }
   | { type: 'TRAILING_STOP_MARKET'; activatePrice: string; callbackRate: string }
+  /**
+   * The stop's backstop (issue 54): a market stop just beyond the stop-limit's limit price, triggered by the
+   * contract (last) price as the stop is, so a gap through the limit still closes the position.
+   */
+  | { type: 'STOP_MARKET'; triggerPrice: string }
 );
 
 export interface StopOrderState {

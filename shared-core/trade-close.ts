@@ -81,7 +81,7 @@ export async function closePosition(
   }
   // The stop is cancelled and the fill's commission read together (issue 18).
   const filled = order;
-  const exits = input.trade_exits_held ? exitIds(input) : undefined;
+  const exits = exitIds(input);
   const [stop_cancelled, trade_close_commission] = await Promise.all([
     stopId === null ? false : cancelQuietly(client, symbol, stopId),
     orderCommission(client, symbol, filled.orderId),
@@ -110,12 +110,7 @@ async function closedBefore(
   const stop = stopId === null ? undefined : await client.getStopOrder(symbol, stopId);
   const stopFired = stop !== undefined && hasFired(stop);
   // An exit the exchange held may have closed it (issue 35); the exits left waiting are cancelled either way.
-  const byExit = await settleExits(
-    client,
-    symbol,
-    input.trade_exits_held ? exitIds(input) : undefined,
-    stopFired,
-  );
+  const byExit = await settleExits(client, symbol, exitIds(input), stopFired);
   if (stopFired) {
     return {
       trade_status: 'stop_loss',
@@ -169,18 +164,33 @@ async function settleExits(
   };
 }
 
-/** The exits' ids of the trade's signal with the status each closes with (clientOrderIds); none when unknown. */
+/**
+ * The ids of the orders the exchange holds beside the trade's stop, with the status each closes with
+ * (clientOrderIds): its exits (issue 35), and always the stop's backstop (issue 54: whatever the record says,
+ * one that may be there is looked up and cancelled — a close never leaves it behind; a trade without one costs
+ * a refused cancel). None when the ids are unknown (a trade from before them).
+ */
 function exitIds(input: OrderIds): [string, ClosingTradeStatus][] | undefined {
   const close = closeOrderId(input);
   if (!/^sdc[0-9a-f]{32}$/.test(close)) return undefined;
   const key = close.slice(3);
-  return [
-    [`sdt${key}`, 'take_profit'],
-    [`sdr${key}`, 'treiling_stop'],
+  const ids: [string, ClosingTradeStatus][] = [
+    ...(input.trade_exits_held
+      ? ([
+          [`sdt${key}`, 'take_profit'],
+          [`sdr${key}`, 'treiling_stop'],
+        ] as [string, ClosingTradeStatus][])
+      : []),
+    [`sdb${key}`, 'stop_loss'],
   ];
+  return ids;
 }
 
-type OrderIds = { trade_order_id?: string | null; trade_stop_order_id: string | null };
+type OrderIds = {
+  trade_order_id?: string | null;
+  trade_stop_order_id: string | null;
+  trade_exits_held?: boolean;
+};
 
 /** The `sdc` id of the trade's signal, known from its market order's or its stop's id (clientOrderIds). */
 function closeOrderId(input: OrderIds): string {
@@ -258,12 +268,7 @@ async function checkPosition(
       ? undefined
       : await client.getStopOrder(symbol, trade.trade_stop_order_id);
   const stopFired = stop !== undefined && hasFired(stop);
-  const byExit = await settleExits(
-    client,
-    symbol,
-    trade.trade_exits_held ? exitIds(trade) : undefined,
-    stopFired,
-  );
+  const byExit = await settleExits(client, symbol, exitIds(trade), stopFired);
   if (stopFired) {
     return {
       trade_uuid,

@@ -24,6 +24,7 @@ export function clientOrderIds(signalUuid: string): {
   close: string;
   takeProfit: string;
   trailing: string;
+  backstop: string;
 } {
   const key = signalUuid.replace(/-/g, '');
   return {
@@ -33,17 +34,19 @@ export function clientOrderIds(signalUuid: string): {
     // The exits the exchange holds (issue 35), on the Algo Order API.
     takeProfit: `sdt${key}`,
     trailing: `sdr${key}`,
+    // The stop's market backstop (issue 54), on the Algo Order API.
+    backstop: `sdb${key}`,
   };
 }
 
 /** Cancels an exit by its id; false when the exchange refused (-2011: none open, it fired or was cancelled). */
 /**
  * Whether a client id is one Signaldesk gives the orders that close a trade (its stop, take profit or trailing
- * stop: clientOrderIds' sds, sdt and sdr): when a new trade opens on the symbol (one trade per symbol: no other
+ * stop, or the stop's backstop: clientOrderIds' sds, sdt, sdr and sdb): when a new trade opens on the symbol (one trade per symbol: no other
  * of ours is open there), such an open order is left over from a trade that has ended, and would act on the
  * next position there.
  */
-export const isClosingOrderId = (clientId: string): boolean => /^sd[str][0-9a-f]{32}$/.test(clientId);
+export const isClosingOrderId = (clientId: string): boolean => /^sd[strb][0-9a-f]{32}$/.test(clientId);
 
 export async function cancelExitQuietly(client: ExchangeClient, clientId: string): Promise<boolean> {
   try {

@@ -21,6 +21,7 @@ import { maxNotionalAtLeverage } from './order-placement';
 import {
   addDecimals,
   compareDecimals,
+  divDecimals,
   mulDecimals,
   notional,
   orderQuantity,
@@ -110,6 +111,11 @@ export interface OpenedPosition extends OpeningCosts {
   stop_error?: ExchangeError;
   /** Where each exit is held, when the open was asked to place them (OpenPositionInput.exits). */
   exits?: TradeExits;
+  /**
+   * The stop's market backstop (issue 54): held by the exchange at its trigger price, or why the exchange did
+   * not take it (the stop-limit alone may then not fill in a gap). Absent when the stop was not placed.
+   */
+  trade_backstop?: ExitHold;
 }
 
 /**
@@ -231,7 +237,8 @@ export async function openPosition(
   // The stop first, the reads of the fill's commission and of the maintenance bracket beside it: neither is on
   // the road to the MARKET order, and none waits for another (docs/decisions.md "The cockpit").
   // The exits the exchange holds go in the same round trip (issue 35): after the fill, never before it.
-  const [stopError, costs, exits] = await Promise.all([
+  // The stop's market backstop beside it (issue 54): a gap through the stop-limit's limit still closes.
+  const [stopError, trade_backstop, costs, exits] = await Promise.all([
     placeStop(client, {
       symbol,
       side: closing,
@@ -240,21 +247,20 @@ export async function openPosition(
       price: stopLimitPrice(side, stop, input.symbol_price_precision),
       clientId: ids.stop,
     }),
+    placeBackstop(client, { symbol, direction: side, quantity, stop, clientId: ids.backstop }, input),
     readOpeningCosts(client, symbol, order, entry, brackets),
     input.exits && placeExits(client, input, ids, { quantity, entry }),
   ]);
   if (stopError === undefined) {
-    return { ...opened, ...costs, trade_stop_order_id: ids.stop, ...(exits && { exits }) };
+    return { ...opened, ...costs, trade_stop_order_id: ids.stop, trade_backstop, ...(exits && { exits }) };
   }
-  // The position is about to be closed again: exits placed beside the refused stop must not wait for a later one
-  // — each of them, also one whose placement gave no answer (it may have been placed all the same); and once
-  // more when no placement can still be in flight (issue 52).
-  if (input.exits) {
-    const cancelBoth = () =>
-      Promise.all([cancelExitQuietly(client, ids.takeProfit), cancelExitQuietly(client, ids.trailing)]);
-    await cancelBoth();
-    afterInFlight(client, () => cancelBoth());
-  }
+  // The position is about to be closed again: exits (and the backstop) placed beside the refused stop must not
+  // wait for a later one — each of them, also one whose placement gave no answer (it may have been placed all
+  // the same); and once more when no placement can still be in flight (issue 52).
+  const placedBeside = [ids.backstop, ...(input.exits ? [ids.takeProfit, ids.trailing] : [])];
+  const cancelBeside = () => Promise.all(placedBeside.map((id) => cancelExitQuietly(client, id)));
+  await cancelBeside();
+  afterInFlight(client, () => cancelBeside());
   // No stop: a leveraged position must not stay open unprotected, so it is closed again at once.
   try {
     const close = { symbol, side: closing, quantity, newClientOrderId: ids.close, reduceOnly: true };
@@ -467,6 +473,8 @@ export interface ProtectedPosition {
   trade_stop_order_id: string | null;
   trade_stop_price: string;
   stop_error?: ExchangeError;
+  /** The stop's market backstop (issue 54), placed beside it; absent when the stop was refused. */
+  trade_backstop?: ExitHold;
 }
 
 /**
@@ -481,7 +489,8 @@ export async function protectPosition(
   input: ProtectPositionInput,
 ): Promise<ProtectedPosition> {
   const { symbol_pair: symbol, trade_direction: side } = input;
-  const clientId = clientOrderIds(input.signal_uuid).stop;
+  const ids = clientOrderIds(input.signal_uuid);
+  const clientId = ids.stop;
   const stop = stopPrice({
     direction: side,
     entryPrice: input.trade_open_price,
@@ -489,15 +498,21 @@ export async function protectPosition(
     leverage: input.trade_leverage,
     pricePrecision: input.symbol_price_precision,
   });
-  const error = await placeStop(client, {
-    symbol,
-    side: opposite(side),
-    quantity: input.trade_quantity,
-    stopPrice: stop,
-    price: stopLimitPrice(side, stop, input.symbol_price_precision),
-    clientId,
-  });
-  if (error === undefined) return { trade_stop_order_id: clientId, trade_stop_price: stop };
+  const backstop = { symbol, direction: side, quantity: input.trade_quantity, stop, clientId: ids.backstop };
+  const [error, trade_backstop] = await Promise.all([
+    placeStop(client, {
+      symbol,
+      side: opposite(side),
+      quantity: input.trade_quantity,
+      stopPrice: stop,
+      price: stopLimitPrice(side, stop, input.symbol_price_precision),
+      clientId,
+    }),
+    placeBackstop(client, backstop, input),
+  ]);
+  if (error === undefined) return { trade_stop_order_id: clientId, trade_stop_price: stop, trade_backstop };
+  // No stop, no backstop alone: the trader decides (stop_missing), and Repair places both.
+  await cancelExitQuietly(client, ids.backstop);
   return { trade_stop_order_id: null, trade_stop_price: stop, stop_error: error };
 }
 
@@ -549,6 +564,44 @@ export async function completeInterruptedOpen(
       ...costs,
     },
   };
+}
+
+/**
+ * The backstop's trigger (issue 54): one price tick beyond the stop-limit's limit price, in the closing
+ * direction. A fall (or rise) that the limit order follows never reaches it; one that gaps past the limit does,
+ * and the position closes at market. Undefined when no such price exists (a limit one tick above zero).
+ */
+export function backstopPrice(
+  direction: SignalDirection,
+  stop: string,
+  pricePrecision: number,
+): string | undefined {
+  const limit = stopLimitPrice(direction, stop, pricePrecision);
+  const tick = divDecimals(1, 10 ** pricePrecision, pricePrecision);
+  const price = direction === 'BUY' ? subDecimals(limit, tick) : addDecimals(limit, tick);
+  return compareDecimals(price, 0) > 0 ? roundDecimal(price, pricePrecision) : undefined;
+}
+
+/**
+ * Places the stop's market backstop: a reduce-only STOP_MARKET for the trade's quantity at backstopPrice, on
+ * the Algo Order API. Never fails the open: where the exchange refuses it, the trade records why.
+ */
+async function placeBackstop(
+  client: ExchangeClient,
+  backstop: { symbol: string; direction: SignalDirection; quantity: string; stop: string; clientId: string },
+  input: { symbol_price_precision: number },
+): Promise<ExitHold> {
+  const triggerPrice = backstopPrice(backstop.direction, backstop.stop, input.symbol_price_precision);
+  if (triggerPrice === undefined) return { held_by: 'signaldesk', reason: 'No price beyond the stop limit' };
+  const refusal = await placeExit(client, {
+    symbol: backstop.symbol,
+    side: opposite(backstop.direction),
+    quantity: backstop.quantity,
+    type: 'STOP_MARKET',
+    triggerPrice,
+    clientId: backstop.clientId,
+  });
+  return hold(triggerPrice, refusal);
 }
 
 /** The stop-limit's limit price: STOP_LIMIT_OFFSET beyond the trigger in the closing direction. */

@@ -152,6 +152,7 @@ describe('opening a trade in client mode', () => {
       ...PREFERENCES,
       ...OPENED,
       trade_exits: null,
+      trade_backstop: null,
     });
     expect(notes()).toEqual([
       { type: 'Success', description: ['notification.trade_opened'], isOnlyManualClose: false },

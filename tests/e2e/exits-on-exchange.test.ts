@@ -27,6 +27,7 @@ import {
   priceAtRoe,
   realizedPnl,
   reportFailures,
+  stopAndBackstop,
   tradeRow,
   type TraderSession,
 } from './trading-helpers';
@@ -36,11 +37,8 @@ let s: TraderSession;
 reportFailures('exits-on-exchange', () => s);
 const { pin, holdPrice, expectFlat } = pinnedPrices(() => s);
 
-/** The client ids of the algo orders waiting on the symbol (stops and exits). */
-async function waitingAlgos(pair: string): Promise<string[]> {
-  const orders = await s.exchange.openOrders(s.account, pair);
-  return orders.map((order) => String(order.clientAlgoId ?? order.clientOrderId)).sort();
-}
+/** The client ids of the orders waiting on the symbol (stops and exits). */
+const waitingAlgos = (pair: string): Promise<string[]> => s.exchange.waitingIds(s.account, pair);
 
 const badgeOf = (trade: Trade) => tradeRow(s.page, trade.trade_uuid).getByTestId('trade-exits');
 
@@ -99,9 +97,14 @@ test('the page places both exits through the relay after the fill; the exchange 
   await holdPrice(signal);
   const trade = await openFromSignal(page, s.socket, signal);
   const ids = clientOrderIds(signal.signal_uuid);
-  expect(await waitingAlgos(pair)).toEqual([ids.stop, ids.takeProfit, ids.trailing].sort());
-  // Signed in the page and forwarded by the relay: the stop and both exits.
-  expect(relayed.sort()).toEqual(['POST STOP', 'POST TAKE_PROFIT_MARKET', 'POST TRAILING_STOP_MARKET']);
+  expect(await waitingAlgos(pair)).toEqual([ids.stop, ids.backstop, ids.takeProfit, ids.trailing].sort());
+  // Signed in the page and forwarded by the relay: the stop, its market backstop and both exits.
+  expect(relayed.sort()).toEqual([
+    'POST STOP',
+    'POST STOP_MARKET',
+    'POST TAKE_PROFIT_MARKET',
+    'POST TRAILING_STOP_MARKET',
+  ]);
   expect(trade.trade_exits?.take_profit.held_by).toBe('exchange');
   expect(trade.trade_exits?.trailing.held_by).toBe('exchange');
   const badge = badgeOf(trade);
@@ -146,7 +149,7 @@ test('switched off, the next open leaves both exits to Signaldesk; switched on a
   await holdPrice(off);
   const withoutExits = await openFromSignal(page, s.socket, off);
   expect(withoutExits.trade_exits).toBeNull();
-  expect(await waitingAlgos(off.symbol.symbol_pair)).toEqual([clientOrderIds(off.signal_uuid).stop]);
+  expect(await waitingAlgos(off.symbol.symbol_pair)).toEqual(stopAndBackstop(off.signal_uuid));
   expect(await badgeOf(withoutExits).getAttribute('data-state')).toBe('signaldesk');
   expect(await badgeOf(withoutExits).innerText()).toBe('Signaldesk');
   await closeByHand(withoutExits);
@@ -156,7 +159,7 @@ test('switched off, the next open leaves both exits to Signaldesk; switched on a
   await holdPrice(on);
   const withExits = await openFromSignal(page, s.socket, on);
   expect(await badgeOf(withExits).getAttribute('data-state')).toBe('exchange');
-  expect(await waitingAlgos(on.symbol.symbol_pair)).toHaveLength(3);
+  expect(await waitingAlgos(on.symbol.symbol_pair)).toHaveLength(4);
   // A close by hand cancels the stop and both exits: nothing is left to act on a later position.
   await closeByHand(withExits);
 }, 120_000);
@@ -231,7 +234,7 @@ test('with no page open the exchange closes at the take profit, the trailing sto
     recordedCloses.push(recorded!);
   }
   // What each close left on the exchange still waits there: only the key can cancel it.
-  expect(await waitingAlgos(tp.symbol.symbol_pair)).toHaveLength(2);
+  expect(await waitingAlgos(tp.symbol.symbol_pair)).toHaveLength(3);
 
   // Back: none of the three is listed open; the PIN's balance read cancels what they left waiting.
   await page.goto(e2e.app.baseUrl);

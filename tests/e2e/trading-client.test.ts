@@ -36,6 +36,7 @@ import {
   openTraderSession,
   pinnedPrices,
   reportFailures,
+  stopAndBackstop,
   type TraderSession,
 } from './trading-helpers';
 
@@ -146,7 +147,7 @@ test('a trade from a signal: entry and live PNL equal positionRisk; closed by ha
   const trade = await openFromSignal(page, s.socket, signal);
   expect(trade).toMatchObject({ trade_direction: signal.signal_direction_created, trade_in_server_side: 0 });
   expect(trade.trade_stop_order_id).toBeTruthy();
-  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  expect(await exchange.waitingIds(account, pair)).toEqual(stopAndBackstop(trade.signal_uuid));
 
   const risk = await exchange.positionRisk(account, pair);
   expect(new Decimal(risk.entryPrice).eq(trade.trade_open_price)).toBe(true);
@@ -373,7 +374,7 @@ test('the market order’s answer is lost: the trader is told, the card stays, t
   expect(new Decimal(risk.entryPrice).eq(trade.trade_open_price)).toBe(true);
   // One position of one order's quantity: the second press did not open a second one.
   expect(new Decimal(risk.positionAmt).abs().eq(trade.trade_quantity)).toBe(true);
-  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  expect(await exchange.waitingIds(account, pair)).toEqual(stopAndBackstop(trade.signal_uuid));
 
   await closeByHand(page, trade);
 }, 120_000);
@@ -385,8 +386,9 @@ test('the exchange refuses the stop: told in the trader’s language, closed aga
   await holdPrice(signal);
   await page.getByTestId('language-ua').click();
   await page.getByRole('heading', { name: 'Сигнали' }).waitFor();
-  // The stop goes to the Algo Order API (the exchange answers -4120 on /fapi/v1/order, like Binance).
-  await exchange.setFaults({ account: account.api_key, rejectCount: 1, paths: ['/fapi/v1/algoOrder'] });
+  // The stop goes to the Algo Order API (the exchange answers -4120 on /fapi/v1/order, like Binance), with its
+  // market backstop in the same round trip: both are refused, whichever arrives first.
+  await exchange.setFaults({ account: account.api_key, rejectCount: 2, paths: ['/fapi/v1/algoOrder'] });
   const refused = /Біржа відхилила стоп-лос, тому позицію одразу закрито: нічого не відкрито\./;
   await dismissNotifications(page);
   s.socket.deliver(signal);
@@ -409,7 +411,8 @@ test('the page is reloaded between the market order and its stop: the open is co
   const signal = s.signals[7]!;
   const pair = signal.symbol.symbol_pair;
   await holdPrice(signal);
-  // The market order goes through; the stop request never leaves, and the page is reloaded meanwhile (closed
+  // The market order goes through; the stop's requests (the stop-limit and its market backstop, sent in one
+  // round trip) never leave, and the page is reloaded meanwhile (closed
   // and opened again: its memory, with the PIN and the open under way, is gone; its local storage stays).
   let holding = true;
   let stopHeld: () => void = () => undefined;
@@ -418,7 +421,8 @@ test('the page is reloaded between the market order and its stop: the open is co
     url.pathname.endsWith('/fapi/v1/order') || url.pathname.endsWith('/fapi/v1/algoOrder');
   await page.route(stopPaths, async (route) => {
     const request = route.request();
-    const isStop = request.method() === 'POST' && new URL(request.url()).searchParams.get('type') === 'STOP';
+    const type = new URL(request.url()).searchParams.get('type') ?? '';
+    const isStop = request.method() === 'POST' && (type === 'STOP' || type === 'STOP_MARKET');
     if (holding && isStop) {
       stopHeld();
       return; // never sent, never answered
@@ -429,13 +433,13 @@ test('the page is reloaded between the market order and its stop: the open is co
   const clickedAt = Date.now();
   await signalCard(page, signal.signal_uuid).getByTestId('signal-trade').click();
   await stopSent;
-  holding = false;
   await page.reload();
+  holding = false;
   await page.unroute(stopPaths);
   await page.getByTestId('profile-block').waitFor({ timeout: 20_000 });
   // A position without its stop, and no record of it.
   expect(new Decimal((await exchange.positionRisk(account, pair)).positionAmt).isZero()).toBe(false);
-  expect(await exchange.openOrderCount(account, pair)).toBe(0);
+  expect(await exchange.waitingIds(account, pair)).toEqual([]);
   expect((await openTrades(page)).some((item) => item.signal_uuid === signal.signal_uuid)).toBe(false);
 
   // The PIN again: a balance read with it completes the open (once the open is CLIENT_OPEN_RESUME_AFTER_MS,
@@ -453,7 +457,7 @@ test('the page is reloaded between the market order and its stop: the open is co
   const risk = await exchange.positionRisk(account, pair);
   expect(new Decimal(risk.entryPrice).eq(trade.trade_open_price)).toBe(true);
   expect(new Decimal(risk.positionAmt).abs().eq(trade.trade_quantity)).toBe(true);
-  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  expect(await exchange.waitingIds(account, pair)).toEqual(stopAndBackstop(trade.signal_uuid));
 
   // Listed and closed like any other trade; the next balance reads complete nothing twice.
   await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
@@ -466,8 +470,8 @@ test('opened without its stop (the stop and the close refused): Repair places th
   const signal = s.signals[8]!;
   const pair = signal.symbol.symbol_pair;
   await holdPrice(signal);
-  // Once the market order has filled, the exchange refuses the next two new orders: the stop, and the
-  // reduce-only order that would close the position again.
+  // Once the market order has filled, the exchange refuses the next three new orders: the stop and its market
+  // backstop (one round trip), and the reduce-only order that would close the position again.
   // Through the relay (the paper exchange refuses browsers, like Binance): /api/exchange_relay/{uuid}/fapi/….
   const orderPath = (url: URL) => url.pathname.endsWith('/fapi/v1/order');
   await page.route(orderPath, async (route) => {
@@ -479,7 +483,7 @@ test('opened without its stop (the stop and the close refused): Repair places th
     const response = await route.fetch();
     await exchange.setFaults({
       account: account.api_key,
-      rejectCount: 2,
+      rejectCount: 3,
       paths: ['/fapi/v1/order', '/fapi/v1/algoOrder'],
     });
     return route.fulfill({ response });
@@ -526,7 +530,7 @@ test('opened without its stop (the stop and the close refused): Repair places th
     trade_error: null,
     trade_stop_order_id: `sds${signal.signal_uuid.replace(/-/g, '')}`,
   });
-  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  expect(await exchange.waitingIds(account, pair)).toEqual(stopAndBackstop(signal.signal_uuid));
   await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
   await closeByHand(page, trade);
 }, 120_000);

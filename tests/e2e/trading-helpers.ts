@@ -128,6 +128,12 @@ export class PaperExchange {
     return (await this.openOrders(account, symbol)).length;
   }
 
+  /** The client ids of the symbol's waiting orders, plain and algo, sorted. */
+  async waitingIds(account: PaperAccount, symbol: string): Promise<string[]> {
+    const orders = await this.openOrders(account, symbol);
+    return orders.map((order) => String(order.clientAlgoId ?? order.clientOrderId)).sort();
+  }
+
   /** The symbol's waiting orders, plain and algo (conditional), as the exchange lists them. */
   async openOrders(account: PaperAccount, symbol: string): Promise<Record<string, unknown>[]> {
     const [orders, algos] = await Promise.all([
@@ -170,7 +176,14 @@ export function clientOrderIds(signalUuid: string) {
     close: `sdc${key}`,
     takeProfit: `sdt${key}`,
     trailing: `sdr${key}`,
+    backstop: `sdb${key}`,
   };
+}
+
+/** What protects an open trade on the exchange: its stop-limit and the stop's market backstop (issue 54), sorted. */
+export function stopAndBackstop(signalUuid: string): string[] {
+  const ids = clientOrderIds(signalUuid);
+  return [ids.stop, ids.backstop].sort();
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   openTraderSession,
   pinnedPrices,
   reportFailures,
+  stopAndBackstop,
   type TraderSession,
 } from './trading-helpers';
 import { expectCockpitCells, expectNetRealized } from './cockpit-helpers';
@@ -168,7 +169,7 @@ test('the server opens a trade from a signal; PNL equals positionRisk; the chart
   await holdPrice(signal);
   const trade = await openFromSignal(page, s.socket, signal);
   expect(trade).toMatchObject({ trade_in_server_side: 1, trade_error: null });
-  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  expect(await exchange.waitingIds(account, pair)).toEqual(stopAndBackstop(trade.signal_uuid));
   const risk = await exchange.positionRisk(account, pair);
   expect(new Decimal(risk.entryPrice).eq(trade.trade_open_price)).toBe(true);
   expect(new Decimal(risk.positionAmt).abs().eq(trade.trade_quantity)).toBe(true);
@@ -220,8 +221,9 @@ test('the exchange refuses the stop after the market order: told, closed again, 
   const signal = s.signals[2]!;
   const pair = signal.symbol.symbol_pair;
   await holdPrice(signal);
-  // The stop goes to the Algo Order API (the exchange answers -4120 on /fapi/v1/order, like Binance).
-  await exchange.setFaults({ account: account.api_key, rejectCount: 1, paths: ['/fapi/v1/algoOrder'] });
+  // The stop goes to the Algo Order API (the exchange answers -4120 on /fapi/v1/order, like Binance), with its
+  // market backstop in the same round trip: both are refused, whichever arrives first.
+  await exchange.setFaults({ account: account.api_key, rejectCount: 2, paths: ['/fapi/v1/algoOrder'] });
   await dismissNotifications(page);
   s.socket.deliver(signal);
   const card = signalCard(page, signal.signal_uuid);
@@ -269,7 +271,7 @@ test('the exchange is slow: the page stops waiting and says the trade may still 
   expect(
     new Decimal((await exchange.positionRisk(account, pair)).positionAmt).abs().eq(trade.trade_quantity),
   ).toBe(true);
-  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  expect(await exchange.waitingIds(account, pair)).toEqual(stopAndBackstop(trade.signal_uuid));
   await page.mouse.move(5, 5);
   await page.waitForTimeout(300);
   await screenshot(page, 'trading-server-slow-exchange-dark-en');

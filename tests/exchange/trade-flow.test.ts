@@ -120,7 +120,12 @@ function expectedStop(order: OpenPositionInput, entry: string) {
     order.trade_direction === 'BUY'
       ? subDecimals('1', STOP_LIMIT_OFFSET)
       : addDecimals('1', STOP_LIMIT_OFFSET);
-  return { stop, limit: roundDecimal(mulDecimals(stop, factor), order.symbol_price_precision) };
+  const limit = roundDecimal(mulDecimals(stop, factor), order.symbol_price_precision);
+  // The backstop (issue 54): one price tick beyond the limit, in the closing direction.
+  const precision = order.symbol_price_precision;
+  const tick = precision === 0 ? '1' : `0.${'0'.repeat(precision - 1)}1`;
+  const backstop = order.trade_direction === 'BUY' ? subDecimals(limit, tick) : addDecimals(limit, tick);
+  return { stop, limit, backstop };
 }
 
 // Both exchanges run for the whole file, so they never share a port (stop routes are remembered by URL).
@@ -158,17 +163,34 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     expect(same(ethPosition.entryPrice, long.trade_open_price)).toBe(true);
     const longStop = expectedStop(buy, ethPosition.entryPrice);
     expect(long.trade_stop_price).toBe(longStop.stop);
-    expect(await openAlgos(exchange, trader, 'ETHUSDT')).toEqual([
-      expect.objectContaining({
-        clientAlgoId: ids.stop,
-        side: 'SELL',
-        triggerPrice: longStop.stop,
-        price: longStop.limit,
-        quantity: long.trade_quantity,
-        reduceOnly: true,
-        algoStatus: 'NEW',
-      }),
-    ]);
+    const ethAlgos = await openAlgos(exchange, trader, 'ETHUSDT');
+    expect(ethAlgos).toHaveLength(2);
+    expect(ethAlgos).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          clientAlgoId: ids.stop,
+          side: 'SELL',
+          triggerPrice: longStop.stop,
+          price: longStop.limit,
+          quantity: long.trade_quantity,
+          reduceOnly: true,
+          algoStatus: 'NEW',
+        }),
+        // Beside it, its market backstop one tick beyond the limit (issue 54), on the price the stop reads.
+        expect.objectContaining({
+          clientAlgoId: ids.backstop,
+          orderType: 'STOP_MARKET',
+          side: 'SELL',
+          quantity: long.trade_quantity,
+          reduceOnly: true,
+          workingType: 'CONTRACT_PRICE',
+          algoStatus: 'NEW',
+        }),
+      ]),
+    );
+    const longBackstop = ethAlgos.find((algo) => algo.clientAlgoId === ids.backstop);
+    expect(same(longBackstop!.triggerPrice, longStop.backstop)).toBe(true);
+    expect(long.trade_backstop).toEqual({ held_by: 'exchange', price: longBackstop!.triggerPrice });
     expect(knownStopRoute(exchange.url)).toBe('algo');
 
     const sell = input(XRP, { trade_direction: 'SELL', trade_leverage: 5 });
@@ -182,18 +204,33 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     const shortStop = expectedStop(sell, xrpPosition.entryPrice);
     expect(short.trade_stop_price).toBe(shortStop.stop);
     expect(compareDecimals(shortStop.stop, short.trade_open_price)).toBe(1);
-    expect(await openAlgos(exchange, trader, 'XRPUSDT')).toEqual([
-      expect.objectContaining({
-        clientAlgoId: clientOrderIds(sell.signal_uuid).stop,
-        side: 'BUY',
-        triggerPrice: shortStop.stop,
-        price: shortStop.limit,
-      }),
-    ]);
+    const xrpAlgos = await openAlgos(exchange, trader, 'XRPUSDT');
+    expect(xrpAlgos).toHaveLength(2);
+    expect(xrpAlgos).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          clientAlgoId: clientOrderIds(sell.signal_uuid).stop,
+          side: 'BUY',
+          triggerPrice: shortStop.stop,
+          price: shortStop.limit,
+        }),
+        expect.objectContaining({ clientAlgoId: clientOrderIds(sell.signal_uuid).backstop, side: 'BUY' }),
+      ]),
+    );
+    const shortBackstop = xrpAlgos.find(
+      (algo) => algo.clientAlgoId === clientOrderIds(sell.signal_uuid).backstop,
+    );
+    expect(same(shortBackstop!.triggerPrice, shortStop.backstop)).toBe(true);
 
     // The first stop met -4120 on /fapi/v1/order; the second went straight to the Algo Order API.
     expect(sent(trader, 'POST', '/fapi/v1/order', 'STOP').map((r) => r.code)).toEqual([-4120]);
-    expect(sent(trader, 'POST', '/fapi/v1/algoOrder').map((r) => r.code)).toEqual([undefined, undefined]);
+    // Two stops and their two backstops.
+    expect(sent(trader, 'POST', '/fapi/v1/algoOrder').map((r) => r.code)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('opens and closes in two round trips before the MARKET order: the settings and reads together, then the order', async () => {
@@ -278,6 +315,37 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     ).toBe(-1);
   });
 
+  it('a gap through the stop-limit closes at market by the backstop; the check reports stop_loss, nothing is left (issue 54)', async () => {
+    exchange.admin.setPrice('ETHUSDT', '3000');
+    const trader = newTrader(exchange);
+    const order = input(ETH);
+    const opened = await openPosition(trader.client, order);
+    const ids = clientOrderIds(order.signal_uuid);
+    const { limit, backstop } = expectedStop(order, opened.trade_open_price);
+    // The price gaps 2 % below the limit: the stop triggers and its limit order rests above the market.
+    const gap = roundDecimal(mulDecimals(limit, '0.98'), 2);
+    expect(compareDecimals(gap, backstop)).toBe(-1);
+    exchange.admin.setPrice('ETHUSDT', gap);
+    expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe('0.000');
+    const fill = await lastFillPrice(exchange, trader, 'ETHUSDT');
+    expect(compareDecimals(fill!, limit)).toBe(-1); // filled at market, below what the limit order asks
+    const [check] = await checkPositions(trader.client, [
+      {
+        trade_uuid: 'eth',
+        symbol_pair: 'ETHUSDT',
+        trade_direction: 'BUY',
+        trade_stop_order_id: opened.trade_stop_order_id,
+        trade_order_id: opened.trade_order_id,
+      },
+    ]);
+    expect(check).toMatchObject({ trade_uuid: 'eth', state: 'closed', trade_status: 'stop_loss' });
+    expect(same((check as { trade_close_price?: string }).trade_close_price, fill)).toBe(true);
+    // The stop's resting limit order is cancelled with it: nothing of the trade stays on the exchange.
+    expect(await openAlgos(exchange, trader, 'ETHUSDT')).toEqual([]);
+    expect(await openOrders(exchange, trader, 'ETHUSDT')).toEqual([]);
+    expect(ids.backstop).toMatch(/^sdb/);
+  });
+
   it('does not open twice when the same signal is opened again', async () => {
     exchange.admin.setPrice('LINKUSDT', '20');
     const trader = newTrader(exchange);
@@ -287,7 +355,8 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     expect(again).toEqual(first);
     expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET')).toHaveLength(1);
     expect((await positionOf(exchange, trader, 'LINKUSDT')).positionAmt).toBe(first.trade_quantity);
-    expect(await openAlgos(exchange, trader, 'LINKUSDT')).toHaveLength(1);
+    // One stop and one backstop.
+    expect(await openAlgos(exchange, trader, 'LINKUSDT')).toHaveLength(2);
   });
 
   it('completes an open the page left after its market order, once, and tells what never opened or closed', async () => {
@@ -327,14 +396,18 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     const { stop, limit } = expectedStop(order, position.entryPrice);
     expect(opened.trade_stop_price).toBe(stop);
     const algos = await openAlgos(exchange, trader, 'XRPUSDT');
-    expect(algos).toHaveLength(1);
-    expect(algos[0]).toMatchObject({ side: 'BUY', reduceOnly: true, quantity: opened.trade_quantity });
-    expect(same(algos[0]!.triggerPrice, stop) && same(algos[0]!.price, limit)).toBe(true);
+    const ids = clientOrderIds(signal_uuid);
+    expect(algos.map((algo) => algo.clientAlgoId).sort()).toEqual([ids.backstop, ids.stop].sort());
+    const placedStop = algos.find((algo) => algo.clientAlgoId === ids.stop)!;
+    expect(placedStop).toMatchObject({ side: 'BUY', reduceOnly: true, quantity: opened.trade_quantity });
+    expect(same(placedStop.triggerPrice, stop) && same(placedStop.price, limit)).toBe(true);
+    expect(opened.trade_backstop?.held_by).toBe('exchange');
 
-    // Asked again (another tab, a later balance read): the same answer, still one stop, no new order.
+    // Asked again (another tab, a later balance read): the same answer, still one stop (and backstop), no new
+    // order.
     const again = await completeInterruptedOpen(trader.client, interrupted);
     expect(again).toEqual(completed);
-    expect(await openAlgos(exchange, trader, 'XRPUSDT')).toHaveLength(1);
+    expect(await openAlgos(exchange, trader, 'XRPUSDT')).toHaveLength(2);
     expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET')).toHaveLength(1);
 
     // An open whose market order never reached the exchange opened nothing.
@@ -622,7 +695,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       await openPosition(trader.client, order);
       const ids = clientOrderIds(order.signal_uuid);
       const left = (await openAlgos(exchange, trader, 'LINKUSDT')).map((algo) => algo.clientAlgoId).sort();
-      expect(left).toEqual([ids.trailing, ids.stop, ids.takeProfit, 'my-own-order'].sort());
+      expect(left).toEqual([ids.trailing, ids.stop, ids.takeProfit, ids.backstop, 'my-own-order'].sort());
     });
   });
 
@@ -732,7 +805,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
       expect(opened.trade_stop_order_id).toBe(clientOrderIds(order.signal_uuid).stop);
       expect(sent(trader, 'POST', '/fapi/v1/order', 'MARKET')).toHaveLength(1);
       expect((await positionOf(exchange, trader, 'ETHUSDT')).positionAmt).toBe(opened.trade_quantity);
-      expect(await openAlgos(exchange, trader, 'ETHUSDT')).toHaveLength(1);
+      expect(await openAlgos(exchange, trader, 'ETHUSDT')).toHaveLength(2);
     });
 
     it(
@@ -833,8 +906,9 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     // LINK's stop, left waiting by the close on the exchange, is cancelled by the check (docs/server.md
     // "Faults"): reduce-only on the closing side, it would otherwise act on a later LINK position.
     expect(await raw(exchange, trader, 'GET', '/fapi/v1/openAlgoOrders', { symbol: 'LINKUSDT' })).toEqual([]);
+    // ETH is open: its stop and its backstop stay.
     expect(await raw(exchange, trader, 'GET', '/fapi/v1/openAlgoOrders', { symbol: 'ETHUSDT' })).toHaveLength(
-      1,
+      2,
     );
     expect(
       sent(trader, 'GET', '/fapi/v2/positionRisk')
@@ -867,7 +941,10 @@ describe('trade flow on a legacy exchange (STOP on /fapi/v1/order, SPEC.md §7)'
         reduceOnly: true,
       }),
     ]);
-    expect(sent(trader, 'POST', '/fapi/v1/algoOrder')).toHaveLength(0);
+    // Only the backstop goes to the Algo Order API (as the exits do, issue 54).
+    expect(sent(trader, 'POST', '/fapi/v1/algoOrder').map((r) => r.params.get('type'))).toEqual([
+      'STOP_MARKET',
+    ]);
     expect(knownStopRoute(exchange.url)).toBeUndefined();
 
     exchange.admin.setPrice('ETHUSDT', pastStop(opened, 'BUY', 2));

@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { TradeExits } from '../../../contracts';
+import type { ExitHold, TradeExits } from '../../../contracts';
 import { platforms, symbols, users } from './schema';
 
 export const trades = pgTable(
@@ -55,6 +55,8 @@ export const trades = pgTable(
      * the exchange or Signaldesk's monitor. Null: the monitor holds both (preference off, or an older trade).
      */
     trade_exits: jsonb('trade_exits').$type<TradeExits>(),
+    /** The stop's market backstop (issue 54; contracts Trade.trade_backstop). */
+    trade_backstop: jsonb('trade_backstop').$type<ExitHold>(),
     /**
      * Orders of a closed trade still waiting on the exchange (issue 37): the user data stream recorded the close
      * but cannot cancel (it holds no secret); the next call with the key cancels them (client order ids).

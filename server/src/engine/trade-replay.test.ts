@@ -127,6 +127,25 @@ describe('the replay of signals as trades', () => {
     });
   });
 
+  it('a minute wholly beyond the stop (a gap) closes at its close, not at the stop price it skipped (issue 54)', () => {
+    const { replay, signal, candle } = replayOf();
+    signal(0, 'BUY', '100.00'); // quantity 1.00; stop 99.00, its limit 99.00 × 0.99 = 98.01, the backstop 98.00
+    candle(1, '99.10', '100.20', '99.50'); // above the stop
+    expect(replay.trades[0]!.closedAt).toBeUndefined();
+    candle(2, '97.20', '97.90', '97.40'); // gapped from 99.50 past the limit: the backstop fills at market
+    expect(money(replay)).toMatchObject({
+      status: 'stop_loss',
+      stop: '99.00',
+      close: '97.40',
+      pnl: '-2.6', // 1.00 × (97.40 − 100.00)
+    });
+    // A minute that touches the stop on its way down fills it at the stop price.
+    const touched = replayOf();
+    touched.signal(0, 'BUY', '100.00');
+    touched.candle(1, '97.20', '99.00', '97.40');
+    expect(money(touched.replay)).toMatchObject({ status: 'stop_loss', close: '99.00' });
+  });
+
   it('fires the exchange’s trailing stop the callback rate below the best price since its activation', () => {
     // Take profit 10 % (at 101.00) keeps out of the way; trailing 3 % at 10× is a callback rate of 0.3 %,
     // activated at 100 × (1 + 3 ÷ 1000) = 100.30.

@@ -7,7 +7,8 @@
 // Each minute, in the order things happen live:
 // 1. Prices. For every open trade, its symbol's candle of the minute, the adverse extreme first:
 //    a. the exchange-side stop: the candle's low (BUY) or high (SELL) reaching the stop price closes the trade at
-//       the stop price as stop_loss;
+//       the stop price as stop_loss; a candle wholly beyond the stop (a gap) closes it at its close, as the
+//       stop-limit or its market backstop (issue 54) fill after a gap;
 //    b. the exits the exchange holds (trade_exits_on_exchange, issue 35), filled at their own prices:
 //       the take profit (TAKE_PROFIT_MARKET at trade-core's takeProfitPrice) when the high (BUY) / low (SELL)
 //       reaches it; the trailing stop (TRAILING_STOP_MARKET from trailingActivationPrice with
@@ -250,8 +251,14 @@ export class TradeReplay {
     const adverse = buy ? candle.low : candle.high;
     const favourable = buy ? candle.high : candle.low;
 
-    if (beyondAdverse(buy, adverse, trade.row.trade_stop_price)) {
-      this.close(trade, TradeStatus.STOP_LOSS, trade.row.trade_stop_price, candle.closeTime);
+    const stop = trade.row.trade_stop_price;
+    if (beyondAdverse(buy, adverse, stop)) {
+      // The whole minute beyond the stop: the price gapped past it between two minutes, and nothing traded at
+      // the stop price. Its limit order (when the gap stopped short of the limit) or its market backstop (when it
+      // went past: issue 54) fills at the minute's first price; the candles hold no first price, so the replay
+      // fills at the minute's close — never at the stop price the market skipped.
+      const gapped = beyondAdverse(buy, favourable, stop) && compareDecimals(favourable, stop) !== 0;
+      this.close(trade, TradeStatus.STOP_LOSS, gapped ? candle.close : stop, candle.closeTime);
       return;
     }
     const { takeProfit, trailing } = trade.held;

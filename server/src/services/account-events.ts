@@ -14,7 +14,7 @@
 // Each close is recorded once, whichever of the stream, the page, the close route or the reconciler sees it
 // first: recordClose changes a trade only while it is open.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import { TradeError, TradeStatus, type ClosingTradeStatus } from '../../../contracts';
+import { TradeError, TradeStatus, backstopHeldByExchange, type ClosingTradeStatus } from '../../../contracts';
 import { addDecimals, compareDecimals } from '../../../shared-core/trade-core-node';
 import type { Database } from '../db';
 import { symbols } from '../db/schema';
@@ -46,8 +46,10 @@ const EXIT_STATUS: Record<string, ClosingTradeStatus> = {
   s: TradeStatus.STOP_LOSS,
   t: TradeStatus.TAKE_PROFIT,
   r: TradeStatus.TREILING_STOP,
+  // The stop's market backstop (issue 54): it fills where a gap left the stop-limit's limit order behind.
+  b: TradeStatus.STOP_LOSS,
 };
-const EXIT_ID = /^sd([str])([0-9a-f]{32})$/;
+const EXIT_ID = /^sd([strb])([0-9a-f]{32})$/;
 /** Orders Signaldesk places itself: its opens and closes are recorded by the code that placed them. */
 const OWN_ORDER = /^sd[oc][0-9a-z]+$/;
 const DONE = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'EXPIRED_IN_MATCH', 'FINISHED', 'REJECTED']);
@@ -93,7 +95,7 @@ export class AccountEvents {
    */
   private readonly unmatched = new Map<
     string,
-    { status: ClosingTradeStatus; price: string; commission: string | undefined; at: number }
+    { status: ClosingTradeStatus; price: string; commission: string | undefined; letter: string; at: number }
   >();
   private chain: Promise<void> = Promise.resolve();
 
@@ -163,7 +165,7 @@ export class AccountEvents {
     const exit = EXIT_ID.exec(clientId);
     if (exit) {
       this.ownLast.set(symbol, true);
-      await this.closeByExit(exit[2]!, EXIT_STATUS[exit[1]!]!, text(o.ap), commission);
+      await this.closeByExit(exit[2]!, EXIT_STATUS[exit[1]!]!, text(o.ap), commission, exit[1]!);
       return;
     }
     if (OWN_ORDER.test(clientId)) {
@@ -197,6 +199,7 @@ export class AccountEvents {
       EXIT_STATUS[exit[1]!]!,
       text(o.ap),
       this.filledCommission.get(text(o.ai)),
+      exit[1]!,
     );
   }
 
@@ -283,14 +286,15 @@ export class AccountEvents {
     status: ClosingTradeStatus,
     price: string,
     commission: string | undefined,
+    letter: string,
   ): Promise<void> {
     if (compareDecimals(price || '0', '0') <= 0) return;
     const [found] = await this.openTrades(eq(trades.trade_order_id, `sdo${key}`));
     if (found) {
       this.unmatched.delete(key);
-      await this.record(found, status, price, commission, null);
+      await this.record(found, status, price, commission, null, letter);
     } else {
-      this.unmatched.set(key, { status, price, commission, at: Date.now() });
+      this.unmatched.set(key, { status, price, commission, letter, at: Date.now() });
     }
   }
 
@@ -301,7 +305,7 @@ export class AccountEvents {
       .then(async () => {
         for (const [key, fill] of [...this.unmatched]) {
           if (Date.now() - fill.at > UNMATCHED_KEEP_MS) this.unmatched.delete(key);
-          else await this.closeByExit(key, fill.status, fill.price, fill.commission);
+          else await this.closeByExit(key, fill.status, fill.price, fill.commission, fill.letter);
         }
       })
       .catch((error: unknown) => {
@@ -319,10 +323,12 @@ export class AccountEvents {
     price: string,
     commission: string | undefined,
     cause: string | null,
+    /** The letter of the exit that filled (EXIT_STATUS), when one did. */
+    fired?: string,
   ): Promise<void> {
     const closed = await this.options.desk.recordClose(found, status, price, commission, {
       trade_close_cause: cause,
-      trade_exits_waiting: leftOrders(found, status, this.done),
+      trade_exits_waiting: leftOrders(found, status, this.done, fired),
     });
     if (closed) this.options.onClose?.(closed.trade_uuid, status);
   }
@@ -371,24 +377,32 @@ export class AccountEvents {
 }
 
 /**
- * The orders a close by `status` leaves waiting on the exchange: the stop unless it fired, and the exits the
- * exchange holds unless one of them fired. Null when none.
+ * The orders a close by `status` leaves waiting on the exchange: the stop unless it fired, its backstop unless
+ * that fired (issue 54: a stop_loss by the backstop leaves the stop-limit's resting limit order), and the exits
+ * the exchange holds unless one of them fired. `fired` is the letter of the exit that filled, when known (a
+ * stop_loss without one is the stop's). Null when none.
  */
 export function leftOrders(
   found: TradeWithSymbol,
   status: ClosingTradeStatus,
   done: ReadonlySet<string> = new Set(),
+  fired?: string,
 ): string[] | null {
   const { trade } = found;
   const key = trade.trade_order_id?.startsWith('sdo') ? trade.trade_order_id.slice(3) : undefined;
   const left: string[] = [];
-  if (trade.trade_stop_order_id && status !== TradeStatus.STOP_LOSS) left.push(trade.trade_stop_order_id);
+  const byBackstop = status === TradeStatus.STOP_LOSS && fired === 'b';
+  if (trade.trade_stop_order_id && (status !== TradeStatus.STOP_LOSS || byBackstop))
+    left.push(trade.trade_stop_order_id);
+  if (key && backstopHeldByExchange(trade.trade_backstop) && !byBackstop) left.push(`sdb${key}`);
   if (key && trade.trade_exits) {
     if (trade.trade_exits.take_profit.held_by === 'exchange' && status !== TradeStatus.TAKE_PROFIT)
       left.push(`sdt${key}`);
     if (trade.trade_exits.trailing.held_by === 'exchange' && status !== TradeStatus.TREILING_STOP)
       left.push(`sdr${key}`);
   }
-  const waiting = left.filter((id) => !done.has(id));
+  // A stop the backstop outran may be reported done (its algo order triggered) while the limit order it placed
+  // still rests under the same client id: it stays listed.
+  const waiting = left.filter((id) => !done.has(id) || (byBackstop && id === trade.trade_stop_order_id));
   return waiting.length > 0 ? waiting : null;
 }

@@ -95,6 +95,11 @@ async function newTrader() {
       (await signedGet<Algo[]>('/fapi/v1/openAlgoOrders', { symbol: SYMBOL }))
         .map((a) => a.clientAlgoId)
         .sort(),
+    /** The client ids of the symbol's open regular orders (a triggered stop's resting limit order). */
+    resting: async () =>
+      (await signedGet<{ clientOrderId: string }[]>('/fapi/v1/openOrders', { symbol: SYMBOL }))
+        .map((order) => order.clientOrderId)
+        .sort(),
     async lastFill(): Promise<string> {
       const fills = await signedGet<{ price: string; id: number }[]>('/fapi/v1/userTrades', {
         symbol: SYMBOL,
@@ -176,8 +181,9 @@ describe('the account followed while the trader is away, server mode (issue 37)'
     expect(row.trade_close_cause).toBeNull();
     expect(recorded).toContain(trade.trade_uuid);
     // The stop and the trailing stop still wait on the exchange, and the record says so.
-    expect(await trader.waiting()).toEqual([ids.stop, ids.trailing].sort());
-    expect([...row.trade_exits_waiting!].sort()).toEqual([ids.stop, ids.trailing].sort());
+    // The stop, its backstop (issue 54) and the trailing stop still wait on the exchange, and the record says so.
+    expect(await trader.waiting()).toEqual([ids.stop, ids.backstop, ids.trailing].sort());
+    expect([...row.trade_exits_waiting!].sort()).toEqual([ids.stop, ids.backstop, ids.trailing].sort());
 
     // The PIN is back (the balance call): they are cancelled, and the mark goes.
     const balance = await trader.call('POST', '/api/account_balance/get_account_balance/', {
@@ -203,7 +209,7 @@ describe('the account followed while the trader is away, server mode (issue 37)'
     expect(row.trade_status).toBe('treiling_stop');
     expect(compareDecimals(row.trade_close_price!, await trader.lastFill())).toBe(0);
     const ids = clientOrderIds(trade.signal_uuid);
-    expect([...row.trade_exits_waiting!].sort()).toEqual([ids.stop, ids.takeProfit].sort());
+    expect([...row.trade_exits_waiting!].sort()).toEqual([ids.stop, ids.backstop, ids.takeProfit].sort());
   });
 
   it('the stop: recorded stop_loss at its fill; the next open on the symbol cancels the exits it left', async () => {
@@ -224,14 +230,51 @@ describe('the account followed while the trader is away, server mode (issue 37)'
     expect(compareDecimals(row.trade_close_price!, fill)).toBe(0);
     expect(compareDecimals(row.trade_close_commission!, takerFee(trade.trade_quantity, fill))).toBe(0);
     const ids = clientOrderIds(trade.signal_uuid);
-    expect([...row.trade_exits_waiting!].sort()).toEqual([ids.takeProfit, ids.trailing].sort());
+    // The stop-limit filled: its backstop is left with the exits (issue 54).
+    expect([...row.trade_exits_waiting!].sort()).toEqual([ids.takeProfit, ids.trailing, ids.backstop].sort());
 
     exchange.admin.setPrice(SYMBOL, '150');
     const next = await trader.open();
     const fresh = clientOrderIds(next.signal_uuid);
-    expect(await trader.waiting()).toEqual([fresh.stop, fresh.takeProfit, fresh.trailing].sort());
+    expect(await trader.waiting()).toEqual(
+      [fresh.stop, fresh.backstop, fresh.takeProfit, fresh.trailing].sort(),
+    );
     expect((await rowOf(trade)).trade_exits_waiting).toBeNull();
     expect(await trader.position()).toBe(next.trade_quantity);
+  });
+
+  it('a gap through the stop-limit with nobody looking: the backstop closes at market, recorded stop_loss at its fill; the PIN cancels the rest (issue 54)', async () => {
+    exchange.admin.setPrice(SYMBOL, '150');
+    const trader = await newTrader();
+    const trade = await trader.open();
+    const stop = stopPrice({
+      direction: 'BUY',
+      entryPrice: trade.trade_open_price,
+      stopLossPercent: 10,
+      leverage: 10,
+      pricePrecision: trade.symbol.symbol_price_precision,
+    });
+    // 3 % below the stop: past its limit (1 % beyond it) and its backstop; the limit order rests unfilled.
+    exchange.admin.setPrice(SYMBOL, roundDecimal(mulDecimals(stop, '0.97'), 2));
+    const row = await closedRow(trade);
+    const fill = await trader.lastFill();
+    expect(row.trade_status).toBe('stop_loss');
+    expect(compareDecimals(row.trade_close_price!, fill)).toBe(0);
+    expect(compareDecimals(fill, mulDecimals(stop, '0.99'))).toBe(-1);
+    expect(compareDecimals(await trader.position(), '0')).toBe(0);
+    const ids = clientOrderIds(trade.signal_uuid);
+    // The stop's resting limit order and both exits wait, and the record says so; the PIN cancels them all.
+    expect([...row.trade_exits_waiting!].sort()).toEqual([ids.stop, ids.takeProfit, ids.trailing].sort());
+    expect(await trader.resting()).toEqual([ids.stop]);
+    const balance = await trader.call('POST', '/api/account_balance/get_account_balance/', {
+      platform_uuid: PAPER_PLATFORM_UUID,
+      pin_code: PIN,
+    });
+    expect(balance.statusCode, balance.body).toBe(200);
+    await t.tradeDesk.idle();
+    expect(await trader.waiting()).toEqual([]);
+    expect(await trader.resting()).toEqual([]);
+    expect((await rowOf(trade)).trade_exits_waiting).toBeNull();
   });
 
   it('closed by hand on the exchange: manual_close at that fill, with the cause', async () => {
@@ -254,7 +297,9 @@ describe('the account followed while the trader is away, server mode (issue 37)'
     expect(compareDecimals(row.trade_close_price!, fill)).toBe(0);
     expect(compareDecimals(row.trade_close_commission!, takerFee(trade.trade_quantity, fill))).toBe(0);
     const ids = clientOrderIds(trade.signal_uuid);
-    expect([...row.trade_exits_waiting!].sort()).toEqual([ids.stop, ids.takeProfit, ids.trailing].sort());
+    expect([...row.trade_exits_waiting!].sort()).toEqual(
+      [ids.stop, ids.backstop, ids.takeProfit, ids.trailing].sort(),
+    );
     // On the wire with its cause.
     const range = new URLSearchParams({
       start_date: new Date(Date.now() - 86_400_000).toISOString(),

@@ -360,7 +360,11 @@ export class TradeReconciler {
       ...(learnt ? { trade_open_price: entry, trade_quantity: quantity, trade_current_price: entry } : {}),
       ...costs,
       ...(stop?.trade_stop_order_id
-        ? { trade_stop_order_id: stop.trade_stop_order_id, trade_stop_price: stop.trade_stop_price }
+        ? {
+            trade_stop_order_id: stop.trade_stop_order_id,
+            trade_stop_price: stop.trade_stop_price,
+            trade_backstop: stop.trade_backstop ?? null,
+          }
         : {}),
       ...(stop && !row.trade_stop_price ? { trade_stop_price: stop.trade_stop_price } : {}),
     });

@@ -153,6 +153,7 @@ export function toWireTrade(row: TradeRow, symbol: SymbolRow, live?: TradeCalcul
     trade_stop_order_id: row.trade_stop_order_id,
     trade_error: row.trade_error as TradeErrorType | null,
     trade_exits: row.trade_exits ?? null,
+    trade_backstop: row.trade_backstop ?? null,
     trade_close_cause: tradeCloseCauseOf(row.trade_close_cause),
     trade_create_timestamp: row.trade_create_timestamp.toISOString(),
     trade_close_timestamp: row.trade_close_timestamp?.toISOString() ?? null,
@@ -331,6 +332,7 @@ export interface NewTrade {
     | 'trade_stop_order_id'
     | 'trade_stop_price'
     | 'trade_exits'
+    | 'trade_backstop'
   > &
     OpeningCostsInput;
   /**
@@ -412,6 +414,7 @@ export async function insertTrade(db: Database, input: NewTrade): Promise<TradeR
           trade_stop_order_id: position.trade_stop_order_id,
           trade_stop_price: position.trade_stop_price,
           trade_exits: position.trade_exits ?? null,
+          trade_backstop: position.trade_backstop ?? null,
           ...(position.trade_open_price && position.trade_quantity
             ? openingCostColumns(
                 {

@@ -267,8 +267,9 @@ describe('Web Push (issue 41)', () => {
     const trader = await traderWithDevice('careless');
     const trade = await open(trader);
     const stopId = clientOrderIds(trade.signal_uuid).stop;
-    // The trader cancels the stop in the exchange's own app.
+    // The trader cancels the stop in the exchange's own app, and its market backstop (issue 54) with it.
     await trader.client.cancelStopOrder(SYMBOL, stopId);
+    await trader.client.cancelExitOrder(clientOrderIds(trade.signal_uuid).backstop);
     const told = await push.next(trader.device, forTrade(trade, 'unprotected'), 15_000);
     expect(told.title).toBe(`${SYMBOL} is open without its stop`);
     const [marked] = await t.db.select().from(trades).where(eq(trades.trade_uuid, trade.trade_uuid));

@@ -47,6 +47,18 @@ describe('the chart lines of a trade, exact', () => {
     expect(prices(tradeLines(makeTrade({ trade_direction: 'SELL' }), t)).trailing_activation).toBe('96854.7');
   });
 
+  test("the stop's market backstop is drawn where the exchange holds it, not where it refused it (issue 54)", () => {
+    const held = tradeLines(makeTrade({ trade_backstop: { held_by: 'exchange', price: '96029.9' } }), t);
+    expect(held.find((line) => line.id === 'backstop')).toMatchObject({
+      price: '96029.9',
+      label: 'chart.backstop',
+      dashed: true,
+    });
+    const refused = { held_by: 'signaldesk' as const, reason: 'refused' };
+    expect(prices(tradeLines(makeTrade({ trade_backstop: refused }), t)).backstop).toBeUndefined();
+    expect(prices(tradeLines(makeTrade(), t)).backstop).toBeUndefined();
+  });
+
   test("the server's take-profit, trailing and liquidation prices win and are drawn when present", () => {
     const trade = makeTrade({
       trade_treiling_stop_percent_current: '1.5',

@@ -1,5 +1,5 @@
 // What a candlestick chart draws for a trade (issue 18: /trading's chart and 'Trade Trend Data'): its entry,
-// the exchange's stop order, take-profit, current trailing level and liquidation as price lines, and where
+// the exchange's stop order and its market backstop, take-profit, current trailing level and liquidation as price lines, and where
 // trades opened and closed as markers.
 // Prices are exact decimal strings: the server's when it sends them, else trade-core's (never float math).
 import type { Trade } from '../../../contracts';
@@ -70,6 +70,17 @@ export function tradeLines(trade: Trade, t: Translate): CandleLine[] {
   const lines: (CandleLine | undefined)[] = [
     { id: 'entry', price: trade.trade_open_price, label: t('chart.entry'), tone: 'accent' },
     { id: 'stop', price: trade.trade_stop_price, label: t('chart.stop'), tone: 'red' },
+    // The stop's market backstop (issue 54), where the exchange holds it: a gap through the stop-limit's limit
+    // closes there at market.
+    trade.trade_backstop?.held_by === 'exchange'
+      ? {
+          id: 'backstop',
+          price: trade.trade_backstop.price,
+          label: t('chart.backstop'),
+          tone: 'red',
+          dashed: true,
+        }
+      : undefined,
     takeProfit
       ? { id: 'take_profit', price: takeProfit, label: t('chart.take_profit'), tone: 'green', dashed: true }
       : undefined,

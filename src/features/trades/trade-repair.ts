@@ -56,6 +56,7 @@ async function protectClientTrades(platformUuid: string, client: ExchangeClient)
       trade_uuid: trade.trade_uuid,
       trade_stop_order_id: stop.trade_stop_order_id,
       trade_stop_price: stop.trade_stop_price,
+      ...(stop.trade_backstop && { trade_backstop: stop.trade_backstop }),
     });
     count += 1;
   }

@@ -58,6 +58,7 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
           trade_maint_margin_rate: body.trade_maint_margin_rate,
           trade_maint_amount: body.trade_maint_amount,
           trade_exits: body.trade_exits ?? null,
+          trade_backstop: body.trade_backstop ?? null,
         },
         now: desk.now(),
       });
@@ -119,7 +120,7 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { trade_uuid, trade_stop_order_id, trade_stop_price } = request.body;
+      const { trade_uuid, trade_stop_order_id, trade_stop_price, trade_backstop } = request.body;
       return desk.exclusively(trade_uuid, async () => {
         const found = await userTradeOr404(app.db, request.userUuid, trade_uuid);
         if (found.trade.trade_status !== 'open') throw new HttpError(409, TRADE_ALREADY_CLOSED);
@@ -130,6 +131,7 @@ export const tradeClientRoutes: FastifyPluginAsyncZod = async (app) => {
         const updated = await updateTrade(app.db, trade_uuid, {
           trade_stop_order_id,
           trade_stop_price,
+          ...(trade_backstop !== undefined ? { trade_backstop } : {}),
           ...(found.trade.trade_error === TradeError.STOP_MISSING ? { trade_error: null } : {}),
         });
         if (!updated) throw new HttpError(409, TRADE_ALREADY_CLOSED);

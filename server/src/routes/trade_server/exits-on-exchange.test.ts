@@ -135,7 +135,11 @@ describe('exits held by the exchange, server mode (issue 35)', () => {
       },
     });
     const ids = clientOrderIds(trade.signal_uuid);
-    expect((await trader.waiting()).sort()).toEqual([ids.stop, ids.takeProfit, ids.trailing].sort());
+    // The stop's market backstop beside them (issue 54).
+    expect(trade.trade_backstop?.held_by).toBe('exchange');
+    expect((await trader.waiting()).sort()).toEqual(
+      [ids.stop, ids.backstop, ids.takeProfit, ids.trailing].sort(),
+    );
 
     // Nobody is looking: the price passes the take profit, and the exchange alone closes the position.
     exchange.admin.setPrice(SYMBOL, addDecimals(heldPrice(trade, 'take_profit'), '1'));
@@ -143,7 +147,7 @@ describe('exits held by the exchange, server mode (issue 35)', () => {
     const fill = (await trader.lastFill())!;
     // Nothing is recorded without a key, and the stop and the trailing stop wait on the exchange.
     expect((await rowOf(trade)).trade_status).toBe('open');
-    expect((await trader.waiting()).sort()).toEqual([ids.stop, ids.trailing].sort());
+    expect((await trader.waiting()).sort()).toEqual([ids.stop, ids.backstop, ids.trailing].sort());
 
     await trader.pinBack();
     const row = await rowOf(trade);
@@ -190,7 +194,7 @@ describe('exits held by the exchange, server mode (issue 35)', () => {
     exchange.admin.setPrice(SYMBOL, roundDecimal(mulDecimals(stop, '0.998'), 2));
     await expect.poll(trader.position).toBe('0.000');
     const ids = clientOrderIds(trade.signal_uuid);
-    expect((await trader.waiting()).sort()).toEqual([ids.takeProfit, ids.trailing].sort());
+    expect((await trader.waiting()).sort()).toEqual([ids.backstop, ids.takeProfit, ids.trailing].sort());
 
     await trader.pinBack();
     expect((await rowOf(trade)).trade_status).toBe('stop_loss');
@@ -211,7 +215,9 @@ describe('exits held by the exchange, server mode (issue 35)', () => {
     const second = await trader.open();
     expect((await rowOf(first)).trade_status).toBe('take_profit');
     const fresh = clientOrderIds(second.signal_uuid);
-    expect((await trader.waiting()).sort()).toEqual([fresh.stop, fresh.takeProfit, fresh.trailing].sort());
+    expect((await trader.waiting()).sort()).toEqual(
+      [fresh.stop, fresh.backstop, fresh.takeProfit, fresh.trailing].sort(),
+    );
     // The new position is whole: nothing of the first trade acted on it.
     expect(await trader.position()).toBe(second.trade_quantity);
 
@@ -240,7 +246,7 @@ describe('exits held by the exchange, server mode (issue 35)', () => {
     const trade = await trader.open();
     expect(trade.trade_exits).toBeNull();
     const ids = clientOrderIds(trade.signal_uuid);
-    expect(await trader.waiting()).toEqual([ids.stop]);
+    expect((await trader.waiting()).sort()).toEqual([ids.stop, ids.backstop].sort());
     exchange.admin.setPrice(SYMBOL, addDecimals(trade.trade_open_price, '30'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await trader.position()).toBe(trade.trade_quantity);

@@ -205,6 +205,7 @@ export const tradeServerRoutes: FastifyPluginAsyncZod = async (app) => {
         trade_stop_order_id: opened.trade_stop_order_id,
         trade_stop_price: opened.trade_stop_price,
         trade_exits: opened.exits ?? null,
+        trade_backstop: opened.trade_backstop ?? null,
         // What the exchange told after the MARKET order: commission, maintenance bracket, liquidation (issue 18).
         ...openingCostColumns(
           {

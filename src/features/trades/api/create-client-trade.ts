@@ -25,6 +25,7 @@ export function clientTradeRecord(
     trade_stop_order_id: opened.trade_stop_order_id,
     trade_stop_price: opened.trade_stop_price,
     trade_exits: opened.exits ?? null,
+    trade_backstop: opened.trade_backstop ?? null,
     // Read after the MARKET order (issue 18), when the open read them; the server computes the liquidation
     // price and the net figures.
     ...definedOnly({

@@ -236,6 +236,23 @@ describe('open-trades table (SPEC.md §2 Trading screen)', () => {
     expect(badges[3]).toHaveClass('is-unprotected');
   });
 
+  test("the stop's gap backstop is in the badge's title; a refused one is said on the row (issue 54)", () => {
+    setOpenTrades([
+      makeTrade({ trade_exits: HELD_BY_EXCHANGE, trade_backstop: { held_by: 'exchange', price: '2940.44' } }),
+      makeTrade({
+        trade_exits: HELD_BY_EXCHANGE,
+        trade_backstop: { held_by: 'signaldesk', reason: 'placeExitOrder: Unknown error (code -1111)' },
+      }),
+    ]);
+    renderAt();
+    const badges = screen.getAllByTestId('trade-exits');
+    expect(badges[0]).toHaveAttribute('title', expect.stringContaining('a market stop at 2940.44 closes'));
+    const notes = screen.getAllByTestId('trade-backstop-missing');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toHaveTextContent('The stop may not fill in a gap');
+    expect(notes[0]).toHaveAttribute('title', expect.stringContaining('code -1111'));
+  });
+
   test('the close button asks first (issue 39) and closes on yes; one-click close closes at once', async () => {
     const trade = makeTrade({ trade_pnl_current: '0.4', trade_pnl_net: '-0.1532' });
     setOpenTrades([trade]);

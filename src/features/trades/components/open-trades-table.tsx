@@ -52,11 +52,28 @@ function ExitsBadge({ trade }: { trade: Snapshot<Trade> }) {
     const hold = exits?.[exit];
     return hold?.held_by === 'signaldesk' ? [`${t(`trades.exits.${exit}`)}: ${hold.reason}`] : [];
   });
-  const title = [t(`trades.exits.title.${state}`), ...reasons].join('\n');
+  // The stop's market backstop (issue 54): said in the title; where the exchange refused it, on the row too.
+  const backstop = trade.trade_backstop;
+  const backstopLine =
+    backstop?.held_by === 'exchange'
+      ? t('trades.exits.backstop_held', { price: backstop.price })
+      : backstop?.held_by === 'signaldesk'
+        ? `${t('trades.exits.backstop_missing')}: ${backstop.reason}`
+        : undefined;
+  const title = [t(`trades.exits.title.${state}`), ...reasons, ...(backstopLine ? [backstopLine] : [])].join(
+    '\n',
+  );
   return (
-    <span className={`exits-badge is-${state}`} title={title} data-testid="trade-exits" data-state={state}>
-      {t(`trades.exits.${state}`)}
-    </span>
+    <>
+      <span className={`exits-badge is-${state}`} title={title} data-testid="trade-exits" data-state={state}>
+        {t(`trades.exits.${state}`)}
+      </span>
+      {backstop?.held_by === 'signaldesk' && state !== 'unprotected' ? (
+        <span className="exits-gap-note" title={backstopLine} data-testid="trade-backstop-missing">
+          {t('trades.exits.backstop_missing')}
+        </span>
+      ) : null}
+    </>
   );
 }
 
