@@ -39,6 +39,8 @@ export const TRADE_PREFERENCE_BOUNDS = {
   trade_exits_on_exchange: { min: 0, max: 1, step: 1, decimals: 0 },
   /** Issue 37: 1 the server follows client-mode accounts while the trader is away, 0 it does not. */
   trade_follow_when_away: { min: 0, max: 1, step: 1, decimals: 0 },
+  /** Issue 54: 1 the server may sign protective orders of server-mode trades while the trader is away. */
+  trade_server_acts_when_away: { min: 0, max: 1, step: 1, decimals: 0 },
   /** Issue 39: 1 Close (×) closes at once, 0 (default) it asks first. */
   trade_one_click_close: { min: 0, max: 1, step: 1, decimals: 0 },
   /** Issue 41: the news sent to the trader's subscribed devices (Web Push), 1 on by default, each kind apart. */
@@ -127,6 +129,14 @@ export const tradePreferences = z
      */
     trade_follow_when_away: z.union([z.literal(0), z.literal(1)]).optional(),
     /**
+     * Issue 54, server mode: 0 (default) the server can sign nothing without the PIN; 1 it keeps a second seal of
+     * each server-mode token (made at the next call with the PIN) and may sign protective orders with it while the
+     * trader is away — cancel the exits and stops of a trade it knows, place a reduce-only stop or exit of one —
+     * never an opening order, a close, or a change of leverage or margin. Switched off, the seals are deleted.
+     * Optional on the wire for producers from before it; the server always sends it.
+     */
+    trade_server_acts_when_away: z.union([z.literal(0), z.literal(1)]).optional(),
+    /**
      * Issue 39: 0 (default) Close (×) on an open trade asks first; 1 "one-click close" closes at once. Optional on
      * the wire for producers from before it; the server always sends it.
      */
@@ -156,6 +166,7 @@ export const setTradePreferencesBody = tradePreferences
     trade_daily_loss_limit: true,
     trade_exits_on_exchange: true,
     trade_follow_when_away: true,
+    trade_server_acts_when_away: true,
     trade_one_click_close: true,
   })
   .meta({ id: 'SetTradePreferencesBody' });

@@ -18,6 +18,8 @@ export const RELAYED_CALLS = {
   '/fapi/v1/algoOrder': ['GET', 'POST', 'DELETE'],
   // Before an open on a flat symbol (issue 52): Signaldesk's exits and stops left on it are cancelled first.
   '/fapi/v1/openAlgoOrders': ['GET'],
+  // And the regular ones (issue 54): a stop-limit that triggered and did not fill rests there under its id.
+  '/fapi/v1/openOrders': ['GET'],
   // After the MARKET order (issue 18): the fills' commission; the brackets (issue 53: read with the settings,
   // before the order, for the leverage's cap and the maintenance bracket; the page's table once a session).
   '/fapi/v1/userTrades': ['GET'],

@@ -244,6 +244,12 @@ export const trade = tradeCalculated
      * stream told (issue 37): by hand on the exchange, liquidation, or auto-deleveraging. Null otherwise.
      */
     trade_close_cause: tradeCloseCause.nullable().optional(),
+    /**
+     * Issue 54: how many orders of this closed trade are still on the exchange (its stop, backstop or exits that
+     * its close left and no key has cancelled yet: client mode with no page, server mode without the unattended
+     * option); 0 when none. Optional on the wire for producers from before it; the server always sends it.
+     */
+    trade_orders_left: z.number().int().min(0).optional(),
     trade_create_timestamp: z.string(),
     trade_close_timestamp: z.string().nullable(),
   })

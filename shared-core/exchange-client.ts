@@ -330,6 +330,20 @@ export class ExchangeClient {
       .filter((id): id is string => typeof id === 'string' && id !== '');
   }
 
+  /**
+   * The client ids of the symbol's open regular orders (GET /fapi/v1/openOrders, weight 1 with a symbol): a
+   * triggered stop-limit's resting limit order among them (issue 54).
+   */
+  async getOpenOrderIds(symbol: string): Promise<string[]> {
+    const raw = await this.signedRequest<unknown>('getOpenOrderIds', 'GET', '/fapi/v1/openOrders', {
+      symbol,
+    });
+    if (!Array.isArray(raw)) return [];
+    return raw
+      .map((order) => (order as Raw).clientOrderId)
+      .filter((id): id is string => typeof id === 'string' && id !== '');
+  }
+
   /** Cancels an exit by its client id; -2011 when the exchange holds no such open exit. */
   async cancelExitOrder(clientId: string): Promise<void> {
     await this.signedRequest('cancelExitOrder', 'DELETE', '/fapi/v1/algoOrder', { clientAlgoId: clientId });

@@ -175,7 +175,7 @@ export async function openPosition(
 ): Promise<OpenedPosition> {
   const { symbol_pair: symbol, trade_direction: side, trade_leverage: leverage } = input;
   const ids = clientOrderIds(input.signal_uuid);
-  const [, , , earlier, risk, openAlgoIds, brackets] = await allOrFirstFailure([
+  const [, , , earlier, risk, openAlgoIds, openOrderIds, brackets] = await allOrFirstFailure([
     client.setLeverage(symbol, leverage),
     client.setMarginTypeIsolated(symbol),
     client.setOneWayMode(),
@@ -183,6 +183,9 @@ export async function openPosition(
     client.getPositionRisk(symbol),
     // Not needed for the order; an exchange that cannot list them only loses the clean-up below.
     client.getOpenAlgoIds(symbol).catch(unlessExchangeError),
+    // And the regular ones: a stop-limit that triggered and did not fill (a gap its backstop closed, issue 54)
+    // rests there as a reduce-only limit order under the stop's id.
+    client.getOpenOrderIds(symbol).catch(unlessExchangeError),
     // In the same round trip: the cap of the leverage's bracket (checked below), and the maintenance bracket
     // of the opening costs. A failed read leaves the cap to the exchange (-2027).
     client.getLeverageBrackets(symbol).catch(unlessExchangeError),
@@ -215,7 +218,13 @@ export async function openPosition(
     // leftovers would close it at the old trade's levels. The caller holds one trade per symbol, so none of
     // these belongs to an open trade of ours.
     const leftovers = (openAlgoIds ?? []).filter(isClosingOrderId);
-    if (leftovers.length > 0) await Promise.all(leftovers.map((id) => cancelExitQuietly(client, id)));
+    const resting = (openOrderIds ?? []).filter(isClosingOrderId);
+    if (leftovers.length + resting.length > 0) {
+      await Promise.all([
+        ...leftovers.map((id) => cancelExitQuietly(client, id)),
+        ...resting.map((id) => cancelQuietly(client, symbol, id)),
+      ]);
+    }
     order = await placeOpeningOrder(client, market, { trade_order_id: ids.open, trade_quantity: quantity });
   }
   const quantity = order.executedQty;

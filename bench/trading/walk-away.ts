@@ -135,6 +135,8 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[], pus
     minimal_accuracy: 60,
     trade_in_server_side: mode === 'server' ? 1 : 0,
     trade_exits_on_exchange: 1,
+    // Issue 54: in server mode the server may cancel what a close left, with no PIN.
+    trade_server_acts_when_away: mode === 'server' ? 1 : 0,
   });
   // The page's own exchange client in client mode: signed here, sent through our relay.
   const client = new ExchangeClient({
@@ -187,6 +189,18 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[], pus
     Object.values(symbolDict).find((symbol) => symbol.symbol_pair === pair)!.symbol_quantity_precision;
   const latencies: number[] = [];
   const missed: string[] = [];
+  /** Server mode (issue 54): from the exit's fill until no order of the trade is open on the exchange. */
+  const leftoverLatencies: number[] = [];
+  const leftoversMissed: string[] = [];
+  const ordersOf = async (symbol: string, key: string): Promise<string[]> => {
+    const [algos, orders] = await Promise.all([
+      signed<{ clientAlgoId: string }[]>('/fapi/v1/openAlgoOrders', { symbol }),
+      signed<{ clientOrderId: string }[]>('/fapi/v1/openOrders', { symbol }),
+    ]);
+    return [...algos.map((a) => a.clientAlgoId), ...orders.map((o) => o.clientOrderId)].filter((id) =>
+      id.endsWith(key),
+    );
+  };
   for (let round = 0; round < ROUNDS; round += 1) {
     const signal = signals[round]!;
     const symbol = signal.symbol.symbol_pair;
@@ -242,6 +256,17 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[], pus
       continue;
     }
     latencies.push(arrived.at - fill.time);
+    if (mode === 'server') {
+      const key = signal.signal_uuid.replace(/-/g, '');
+      const gone = await until(
+        'the leftovers cancelled',
+        async () => ((await ordersOf(symbol, key)).length === 0 ? Date.now() : undefined),
+        MISS_AFTER_MS,
+      ).catch(() => undefined);
+      if (gone === undefined)
+        leftoversMissed.push(`${symbol} ${exit}: ${(await ordersOf(symbol, key)).join(', ')}`);
+      else leftoverLatencies.push(gone - fill.time);
+    }
     const pushed = await push
       .arrival(
         device,
@@ -256,7 +281,7 @@ async function runMode(mode: Mode, server: ServerProcess, signals: Signal[], pus
     else pushesMissed.push(`${symbol} ${exit}: no push`);
   }
   socket.close();
-  return { mode, latencies, missed, pushLatencies, pushesMissed };
+  return { mode, latencies, missed, pushLatencies, pushesMissed, leftoverLatencies, leftoversMissed };
 }
 
 async function open(
@@ -311,6 +336,7 @@ async function open(
     trade_stop_order_id: opened.trade_stop_order_id,
     trade_stop_price: opened.trade_stop_price,
     trade_exits: opened.exits ?? null,
+    trade_backstop: opened.trade_backstop ?? null,
   });
 }
 
@@ -342,6 +368,7 @@ async function main() {
     for (const result of results) {
       for (const miss of result.missed) console.log(`${result.mode} missed: ${miss}`);
       for (const miss of result.pushesMissed) console.log(`${result.mode} push missed: ${miss}`);
+      for (const miss of result.leftoversMissed) console.log(`${result.mode} leftovers still open: ${miss}`);
     }
     console.log('');
     for (const result of results) {
@@ -360,6 +387,14 @@ async function main() {
       console.log(
         `walk-away push ${result.mode}: exit filled → push sent median ${ms(median(result.pushLatencies))}, ` +
           `p95 ${ms(percentile(result.pushLatencies, 95))}; pushes missed: ${result.pushesMissed.length}`,
+      );
+    }
+    // Issue 54: server mode with "Server acts while I'm away" on; client mode cancels when the page is back.
+    for (const result of results.filter((item) => item.mode === 'server')) {
+      console.log(
+        `walk-away server (acts while away): exit filled → leftovers cancelled median ` +
+          `${ms(median(result.leftoverLatencies))}, p95 ${ms(percentile(result.leftoverLatencies, 95))}; ` +
+          `left open: ${result.leftoversMissed.length}`,
       );
     }
     const pushed = results.flatMap((result) => result.pushLatencies);

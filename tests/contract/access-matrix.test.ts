@@ -460,6 +460,7 @@ describe("B never reaches A's resources", () => {
       trade_daily_loss_limit: 0,
       trade_exits_on_exchange: 1,
       trade_follow_when_away: 1,
+      trade_server_acts_when_away: 0,
       trade_one_click_close: 0,
       ...PUSH_ON,
     });

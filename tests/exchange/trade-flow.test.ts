@@ -244,6 +244,7 @@ describe('trade flow on a strict exchange (stops through the Algo Order API, as 
     expect(first.map((request) => `${request.method} ${request.path}`).sort()).toEqual([
       'GET /fapi/v1/leverageBracket',
       'GET /fapi/v1/openAlgoOrders',
+      'GET /fapi/v1/openOrders',
       'GET /fapi/v1/order',
       'GET /fapi/v2/positionRisk',
       'POST /fapi/v1/leverage',

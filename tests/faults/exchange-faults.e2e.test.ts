@@ -28,6 +28,7 @@ import {
   pinnedPrices,
   reportFailures,
   signalCard,
+  stopAndBackstop,
   tradeRow,
   type TraderSession,
 } from '../e2e/trading-helpers';
@@ -60,7 +61,7 @@ describe.each<Mode>(['client', 'server'])('%s mode', (mode) => {
   async function expectOpenedOnce(trade: Trade) {
     const pair = trade.symbol.symbol_pair;
     expect((await amountOf(pair)).abs().eq(trade.trade_quantity)).toBe(true);
-    expect(await s.exchange.openOrderCount(s.account, pair)).toBe(1);
+    expect(await s.exchange.waitingIds(s.account, pair)).toEqual(stopAndBackstop(trade.signal_uuid));
     const listed = [...(await openTrades(s.page)), ...(await historyOfToday(s.page))].filter(
       (item) => item.signal_uuid === trade.signal_uuid,
     );

@@ -32,6 +32,7 @@ import {
   pinnedPrices,
   reportFailures,
   signalCard,
+  stopAndBackstop,
   tradeRow,
   type TraderSession,
 } from '../e2e/trading-helpers';
@@ -157,7 +158,8 @@ test('kill -9 with three trades open; meanwhile a stop fires and one is closed o
       reduceOnly: 'true',
     });
     expect((await amountOf(pairC)).isZero()).toBe(true);
-    expect(await exchange.openOrderCount(account, pairC)).toBe(1);
+    // Its stop and the stop's market backstop (issue 54).
+    expect(await exchange.waitingIds(account, pairC)).toEqual(stopAndBackstop(tradeC.signal_uuid));
   });
   await restartServer();
 
@@ -185,7 +187,7 @@ test('kill -9 with three trades open; meanwhile a stop fires and one is closed o
   const pairA = a.symbol.symbol_pair;
   const up = priceAtRoe({ ...tradeA, trade_direction: 'BUY' }, 2, a.symbol.symbol_price_precision);
   const rowA = await expectRowPnlAt(page, tradeA, up, 60_000);
-  expect(await exchange.openOrderCount(account, pairA)).toBe(1);
+  expect(await exchange.waitingIds(account, pairA)).toEqual(stopAndBackstop(tradeA.signal_uuid));
   await page.mouse.move(5, 5);
   await screenshot(page, 'faults-kill-after-restart-dark-en');
 
@@ -265,7 +267,7 @@ test('kill -9 between the market order and its stop: the trader is told, the pos
   await expect
     .poll(() => page.getByTestId('repair-result').innerText(), { timeout: 60_000 })
     .toBe('Was successfully repair trades: 1');
-  expect(await exchange.openOrderCount(account, pair)).toBe(1);
+  expect(await exchange.waitingIds(account, pair)).toEqual(stopAndBackstop(d.signal_uuid));
   await page.getByTestId('sidebar').getByRole('link', { name: 'Trading' }).click();
   await row.waitFor({ timeout: 15_000 });
   await expect.poll(() => row.getByTestId('trade-error').count(), { timeout: 15_000 }).toBe(0);

@@ -457,7 +457,8 @@ describe.skipIf(!serverUrl)(TITLE, () => {
     const row = await closedRow(stillOpen);
     expect(row.trade_status).toBe('stop_loss');
     expect(compareDecimals(row.trade_close_price!, stop)).toBeLessThanOrEqual(0);
-    expect(row.trade_exits_waiting?.length).toBe(2);
+    // Its take profit, trailing stop and the stop's market backstop (issue 54).
+    expect(row.trade_exits_waiting?.length).toBe(3);
     const pushed = await closesPushed(away.device, stillOpen);
     expect(pushed.map((m) => m.trade_status)).toEqual(['stop_loss']);
   });

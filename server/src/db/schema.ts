@@ -166,6 +166,11 @@ export const tradePreferences = pgTable('trade_preferences', {
    * user data stream while no page is open (the API key only; it can place no order), 0 it does not.
    */
   trade_follow_when_away: integer('trade_follow_when_away').notNull().default(1),
+  /**
+   * Issue 54: 0 (default) the server holds no key of a server-mode token without the PIN; 1 it keeps a second
+   * seal (followed_accounts.unattended_sealed) and may sign protective orders while the trader is away.
+   */
+  trade_server_acts_when_away: integer('trade_server_acts_when_away').notNull().default(0),
   /** Issue 39: 0 (default) Close (×) asks first, 1 "one-click close". */
   trade_one_click_close: integer('trade_one_click_close').notNull().default(0),
   /** Issue 41: what the trader's subscribed devices are told (Web Push), each 1 (default) on, 0 off. */
@@ -230,6 +235,13 @@ export const followedAccounts = pgTable(
       .references(() => platforms.platform_uuid, { onDelete: 'cascade' }),
     api_key_sealed: text('api_key_sealed').notNull(),
     key_digest: text('key_digest').notNull(),
+    /**
+     * Issue 54: the token's key and secret sealed once more under a key derived from the master key (never the
+     * PIN), bound to the user and platform, while the trader lets the server act when away
+     * (trade_server_acts_when_away); usable only for protective calls (services/unattended-keys.ts). Null when
+     * the option is off, the key changed, or no PIN was given since it was switched on.
+     */
+    unattended_sealed: text('unattended_sealed'),
     created_at: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.user_uuid, table.platform_uuid] })],

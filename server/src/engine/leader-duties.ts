@@ -8,6 +8,7 @@ import type { SocketHub } from '../services/socket-hub';
 import type { EventBus } from '../services/event-bus';
 import { AccountStreams } from '../services/account-streams';
 import { ensureHouseAccount } from '../services/house';
+import { leftoversCancelledWhenAway } from '../services/unattended-keys';
 import type { LeaderDuties } from '../services/leadership';
 import type { PaperExchangeLink } from '../services/paper-exchange-link';
 import { PAPER_PLATFORM_UUID } from '../services/platforms';
@@ -63,6 +64,17 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idl
       onRefused: (account, code, reason) =>
         app.webPush?.refusal(account.user_uuid, account.platform_uuid, code, reason),
       onStopLost: (trade, symbolPair) => app.webPush?.unprotected(trade, symbolPair),
+      // What a close left on the exchange is cancelled at once where the trader lets the server act (issue 54).
+      // Where none is, the trader is told what still waits there (a push; the History row lists them too).
+      onClose: leftoversCancelledWhenAway({
+        db,
+        box,
+        reconciler: app.tradeDesk.reconciler,
+        log,
+        onOutcome: (left) => {
+          if (left.outcome === 'no_key') app.webPush?.ordersLeft(left);
+        },
+      }),
     });
     await streams.start();
     stops.push(() => streams.close());

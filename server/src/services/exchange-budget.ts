@@ -83,6 +83,7 @@ export const CALL_COSTS: Record<string, Cost> = {
   'POST /fapi/v1/algoOrder': 0,
   'DELETE /fapi/v1/algoOrder': 1,
   'GET /fapi/v1/openAlgoOrders': (params) => (params.has('symbol') ? 1 : 40),
+  'GET /fapi/v1/openOrders': (params) => (params.has('symbol') ? 1 : 40),
   'GET /fapi/v1/userTrades': 5,
   'GET /fapi/v1/leverageBracket': 1,
   // Our own market-data reads.

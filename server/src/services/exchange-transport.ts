@@ -12,6 +12,7 @@ import {
 } from '../../../shared-core/exchange-client';
 import { HttpError } from '../http-error';
 import { BudgetRefusal, exchangeBudget, type Admission } from './exchange-budget';
+import { protectiveOnly } from './protective-calls';
 
 /** Idle exchange connections are kept this long (Binance closes idle ones after some minutes itself). */
 const KEEP_ALIVE_MS = 60_000;
@@ -96,10 +97,12 @@ export function serverExchangeClient(
   baseUrl: string,
   credentials: ExchangeCredentials | SigningKey,
   trader?: string,
-  options: { newKey?: boolean } = {},
+  /** protectiveOnly: the client of a trader's unattended key (services/unattended-keys.ts). */
+  options: { newKey?: boolean; protectiveOnly?: boolean } = {},
 ): ExchangeClient {
-  const fetch = ((input: string | URL, init?: RequestInit) =>
+  const budgeted = ((input: string | URL, init?: RequestInit) =>
     budgetedFetch(input, init, { trader, newKey: options.newKey })) as typeof globalThis.fetch;
+  const fetch = options.protectiveOnly ? protectiveOnly(budgeted) : budgeted;
   try {
     return new ExchangeClient({ baseUrl, credentials, fetch });
   } catch {

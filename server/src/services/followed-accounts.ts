@@ -59,7 +59,8 @@ export async function followAccount(
     })
     .onConflictDoUpdate({
       target: [followedAccounts.user_uuid, followedAccounts.platform_uuid],
-      set: { api_key_sealed: sealed, key_digest: digest },
+      // A key followed anew drops the second seal of the last one (issue 54): the next PIN makes it again.
+      set: { api_key_sealed: sealed, key_digest: digest, unattended_sealed: null },
     });
   return 'followed';
 }

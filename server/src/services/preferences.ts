@@ -12,6 +12,7 @@ import {
 import type { Database } from '../db';
 import { platformPreferences, tradePreferences } from '../db/schema';
 import { forgetClientModeKeys } from './followed-accounts';
+import { forgetUnattendedKeys } from './unattended-keys';
 
 /**
  * The new-trader defaults, chosen with the what-if replay on one month of the paper market and checked on the
@@ -35,6 +36,7 @@ export const DEFAULT_TRADE_PREFERENCES: TradePreferences = {
   trade_daily_loss_limit: 0,
   trade_exits_on_exchange: 1,
   trade_follow_when_away: 1,
+  trade_server_acts_when_away: 0,
   trade_one_click_close: 0,
   push_signals: 1,
   push_trade_opened: 1,
@@ -111,6 +113,7 @@ export async function getTradePreferences(db: Database, userUuid: string): Promi
     trade_daily_loss_limit: row.trade_daily_loss_limit,
     trade_exits_on_exchange: row.trade_exits_on_exchange === 0 ? 0 : 1,
     trade_follow_when_away: row.trade_follow_when_away === 0 ? 0 : 1,
+    trade_server_acts_when_away: row.trade_server_acts_when_away === 1 ? 1 : 0,
     trade_one_click_close: row.trade_one_click_close === 1 ? 1 : 0,
     push_signals: row.push_signals === 0 ? 0 : 1,
     push_trade_opened: row.push_trade_opened === 0 ? 0 : 1,
@@ -134,6 +137,8 @@ export async function setTradePreferences(
     trade_daily_loss_limit: values.trade_daily_loss_limit ?? current.trade_daily_loss_limit,
     trade_exits_on_exchange: values.trade_exits_on_exchange ?? current.trade_exits_on_exchange,
     trade_follow_when_away: values.trade_follow_when_away ?? current.trade_follow_when_away ?? 1,
+    trade_server_acts_when_away:
+      values.trade_server_acts_when_away ?? current.trade_server_acts_when_away ?? 0,
     trade_one_click_close: values.trade_one_click_close ?? current.trade_one_click_close ?? 0,
     push_signals: values.push_signals ?? current.push_signals ?? 1,
     push_trade_opened: values.push_trade_opened ?? current.push_trade_opened ?? 1,
@@ -148,5 +153,7 @@ export async function setTradePreferences(
   // Following switched off (issue 37): the API keys the pages handed over for client mode are forgotten; a
   // server-mode token's stays (server mode is followed always).
   if (stored.trade_follow_when_away === 0) await forgetClientModeKeys(db, userUuid);
+  // Acting while away switched off (issue 54): every second seal of the trader's keys is deleted.
+  if (stored.trade_server_acts_when_away === 0) await forgetUnattendedKeys(db, userUuid);
   return stored;
 }

@@ -10,6 +10,7 @@ import { findPlatform, type PlatformRecord } from './platforms';
 import { RateLimiter } from './rate-limiter';
 import { WrongPinError, findTradeToken, openTradeToken, type TradeTokenRow } from './trade-tokens';
 import type { SecretBox } from './secret-box';
+import { sealUnattendedKey } from './unattended-keys';
 import { findUser, userTradeTokenKey } from './users';
 
 export const PIN_LIMIT = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
@@ -62,6 +63,16 @@ export class TradeTokenAccess {
   }
 
   /**
+   * With the PIN given, the second seal the server acts with while the trader is away (issue 54), when the option
+   * is on and none is kept yet: in the background, one UPDATE that matches nothing once it is kept.
+   */
+  private keepUnattended(userUuid: string, platformUuid: string, content: TradeTokenContent): void {
+    sealUnattendedKey(this.db, this.box, { user_uuid: userUuid, platform_uuid: platformUuid, content }).catch(
+      () => undefined, // tried again at the next call with the PIN
+    );
+  }
+
+  /**
    * The decrypted token. 404 without a platform or token, 429 after too many wrong PINs; a wrong PIN
    * throws WrongPinError (carrying the row) for the caller to answer as its call requires.
    */
@@ -71,6 +82,7 @@ export class TradeTokenAccess {
     if (!row) throw new HttpError(404, TRADE_TOKEN_NOT_FOUND);
     const cached = openedTokens.get(openedKey(row));
     if (cached && timingSafeEqual(cached.pinDigest, pinDigest(pinCode))) {
+      this.keepUnattended(userUuid, platformUuid, cached.content);
       return { platform, row, content: cached.content };
     }
     const subject = `${userUuid}:${platformUuid}`;
@@ -81,6 +93,7 @@ export class TradeTokenAccess {
       const content = openTradeToken(this.box, row, pinCode, await this.userKey(userUuid));
       await this.limiter.reset(subject);
       openedTokens.set(openedKey(row), { pinDigest: pinDigest(pinCode), content });
+      this.keepUnattended(userUuid, platformUuid, content);
       return { platform, row, content };
     } catch (error) {
       if (error instanceof WrongPinError) await this.limiter.recordFailure(subject);

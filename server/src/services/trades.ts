@@ -155,6 +155,7 @@ export function toWireTrade(row: TradeRow, symbol: SymbolRow, live?: TradeCalcul
     trade_exits: row.trade_exits ?? null,
     trade_backstop: row.trade_backstop ?? null,
     trade_close_cause: tradeCloseCauseOf(row.trade_close_cause),
+    trade_orders_left: row.trade_exits_waiting?.length ?? 0,
     trade_create_timestamp: row.trade_create_timestamp.toISOString(),
     trade_close_timestamp: row.trade_close_timestamp?.toISOString() ?? null,
   };

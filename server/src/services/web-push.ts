@@ -294,6 +294,24 @@ export class WebPush {
     }));
   }
 
+  /**
+   * Orders a closed trade left on the exchange with no key at hand to cancel them (issue 54): they could act on
+   * the next position of the symbol until the page or the PIN is back. Sent as protection news (push_unprotected).
+   */
+  ordersLeft(left: { trade_uuid: string; user_uuid?: string; symbol_pair?: string; count?: number }): void {
+    const { user_uuid, symbol_pair: pair = '', count = 0 } = left;
+    if (user_uuid === undefined || count === 0) return;
+    this.start(() =>
+      this.deliver([user_uuid], 'unprotected', (lng) => ({
+        title: this.t('orders_left_title', { lng, pair, count }),
+        body: this.t('orders_left_body', { lng, pair }),
+        url: `/trade_history?trade=${left.trade_uuid}`,
+        tag: `orders_left:${left.trade_uuid}`,
+        trade_uuid: left.trade_uuid,
+      })),
+    );
+  }
+
   /** A trade closed: its exit and net PNL (gross when the fees are unknown). Opens the trade's history row. */
   tradeClosed(trade: TradeRow, symbolPair: string): void {
     if (trade.user_uuid === HOUSE_USER_UUID) return;

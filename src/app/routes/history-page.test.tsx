@@ -123,6 +123,19 @@ describe('/trade_history (SPEC.md §2)', () => {
     expect(within(rows[6]!).queryByTestId('history-duration')).toBeNull();
   });
 
+  test('a closed trade whose orders are still on the exchange says how many (issue 54)', async () => {
+    vi.mocked(getTradesHistory).mockResolvedValue([
+      makeTrade({ ...CLOSED, trade_status: 'stop_loss', trade_orders_left: 3 }),
+      makeTrade({ ...CLOSED, trade_status: 'take_profit', trade_orders_left: 0 }),
+    ]);
+    await renderPage();
+    const rows = screen.getAllByTestId('history-row');
+    expect(within(rows[0]!).getByTestId('history-orders-left')).toHaveTextContent(
+      'Orders of this trade still on the exchange: 3.',
+    );
+    expect(within(rows[1]!).queryByTestId('history-orders-left')).toBeNull();
+  });
+
   test("'Realized PNL for this page' sums exactly, green above 0 and red otherwise, with a tooltip", async () => {
     vi.mocked(getTradesHistory).mockResolvedValue([
       makeTrade({ ...CLOSED, trade_pnl_current: '0.1' }),

@@ -189,6 +189,12 @@ function HistoryRow({ trade }: { trade: Trade }) {
             {t(`trade_close_cause.${trade.trade_close_cause}`)}
           </span>
         ) : null}
+        {trade.trade_orders_left ? (
+          // Issue 54: what the close left on the exchange, until the page or the PIN cancels it.
+          <span className="history-orders-left" data-testid="history-orders-left">
+            {t('history.orders_left', { count: trade.trade_orders_left })}
+          </span>
+        ) : null}
       </td>
     </tr>
   );

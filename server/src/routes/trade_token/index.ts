@@ -20,6 +20,7 @@ import { HttpError, exchangeHttpError } from '../../http-error';
 import { ExchangeError } from '../../../../shared-core/exchange-client';
 import { bindRelayKey, relayKeyDigest } from '../../services/exchange-relay';
 import { followAccount, unfollowAccount } from '../../services/followed-accounts';
+import { sealUnattendedKey } from '../../services/unattended-keys';
 import { getTradePreferences } from '../../services/preferences';
 import { serverExchangeClient } from '../../services/exchange-transport';
 import { TradeTokenAccess } from '../../services/trade-token-access';
@@ -82,6 +83,12 @@ export const tradeTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         user_uuid: request.userUuid,
         platform_uuid: platform.platform_uuid,
         api_key: request.body.api_key,
+      });
+      // A token saved while the server may act when the trader is away gets its second seal now (issue 54).
+      await sealUnattendedKey(app.db, app.secretBox, {
+        user_uuid: request.userUuid,
+        platform_uuid: platform.platform_uuid,
+        content: request.body,
       });
       return { result: toRecord(row, TradeTokenLevel.TRADE_AVAILABLE) };
     },

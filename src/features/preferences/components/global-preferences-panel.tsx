@@ -24,6 +24,8 @@ const FIELDS = [
   'trade_exits_on_exchange',
   // Issue 37: the server follows client-mode accounts while the trader is away (on by default).
   'trade_follow_when_away',
+  // Issue 54: server mode, the server may sign protective orders while the trader is away (off by default).
+  'trade_server_acts_when_away',
   // Issue 39: Close (×) closes at once instead of asking (off by default).
   'trade_one_click_close',
 ] as const;
@@ -31,6 +33,7 @@ const FIELDS = [
 /** The value shown for an optional preference the server did not send. */
 const DEFAULT_WHEN_MISSING: Partial<Record<(typeof FIELDS)[number], number>> = {
   trade_follow_when_away: 1,
+  trade_server_acts_when_away: 0,
   trade_one_click_close: 0,
 };
 
@@ -75,6 +78,7 @@ export function GlobalPreferencesPanel({
     trade_daily_loss_limit: { 0: t('preferences.off') },
     trade_exits_on_exchange: { 0: t('preferences.off'), 1: t('preferences.on') },
     trade_follow_when_away: { 0: t('preferences.off'), 1: t('preferences.on') },
+    trade_server_acts_when_away: { 0: t('preferences.off'), 1: t('preferences.on') },
     trade_one_click_close: { 0: t('preferences.off'), 1: t('preferences.on') },
   };
 
