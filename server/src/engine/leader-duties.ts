@@ -71,9 +71,7 @@ export function leaderDuties(options: LeaderDutiesOptions): LeaderDuties & { idl
         box,
         reconciler: app.tradeDesk.reconciler,
         log,
-        onOutcome: (left) => {
-          if (left.outcome === 'no_key') app.webPush?.ordersLeft(left);
-        },
+        push: app.webPush,
       }),
     });
     await streams.start();

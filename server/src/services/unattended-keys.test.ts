@@ -22,17 +22,20 @@ import {
   serverModeTrader,
   type TestApp,
 } from '../../test/test-app';
+import { startPushEndpoint, type PushEndpoint } from '../../test/push-endpoint';
 
 const PIN = '24681';
 const SYMBOL = 'DOGEUSDT';
 let exchange: PaperExchangeHandle;
 let t: TestApp;
 let streams: AccountStreams;
+let push: PushEndpoint;
 const outcomes = new Map<string, string>();
 
 beforeAll(async () => {
   exchange = await startPaperExchange({ port: 0, seed: 54 });
-  t = await createTestApp({ exchange });
+  push = await startPushEndpoint();
+  t = await createTestApp({ exchange, pushEndpointOrigins: [push.origin] });
   const log = { info: () => undefined, warn: () => undefined };
   streams = new AccountStreams({
     db: t.db,
@@ -46,6 +49,7 @@ beforeAll(async () => {
       box: t.app.secretBox,
       reconciler: t.tradeDesk.reconciler,
       log,
+      push: t.app.webPush,
       onOutcome: ({ trade_uuid, outcome }) => outcomes.set(trade_uuid, outcome),
     }),
   });
@@ -55,6 +59,7 @@ afterAll(async () => {
   await streams?.close();
   exchange?.admin.setPrice(SYMBOL, null);
   await t?.close();
+  await push?.close();
   await exchange?.close();
 });
 
@@ -219,6 +224,13 @@ describe('server mode acting while the trader is away (issue 54)', () => {
   it('with the option off no key is kept: the leftovers stay listed on the trade until the PIN is back; switched off, a kept key is deleted', async () => {
     exchange.admin.setPrice(SYMBOL, '0.2');
     const off = await trader('stays-away', 0);
+    const device = push.device();
+    const subscribed = await off.call('POST', '/api/push/subscribe/', {
+      endpoint: device.endpoint,
+      keys: device.keys,
+      language: 'en',
+    });
+    expect(subscribed.statusCode, subscribed.body).toBe(200);
     const trade = await off.open();
     expect(await off.sealed()).toBeNull();
     exchange.admin.setPrice(SYMBOL, throughTheStop(trade));
@@ -229,6 +241,13 @@ describe('server mode acting while the trader is away (issue 54)', () => {
       [ids.backstop, ids.takeProfit, ids.trailing].sort(),
     );
     expect(await off.waiting()).toEqual([ids.backstop, ids.takeProfit, ids.trailing].sort());
+    // The trader is told, on the subscribed device.
+    const told = await push.arrival(
+      device,
+      (message) => message.trade_uuid === trade.trade_uuid && /still on the exchange/.test(message.title),
+      10_000,
+    );
+    expect(told.message.title).toBe(`${SYMBOL}: orders of this trade still on the exchange: 3`);
 
     // On, then a PIN: the key is kept; off again: deleted.
     const setActs = (value: 0 | 1) =>

@@ -184,14 +184,19 @@ export function leftoversCancelledWhenAway(options: {
   box: SecretBox;
   reconciler: { cancelWaitingOrders: CancelWaiting };
   log: { warn(obj: object, msg: string): void };
-  /** Told each outcome: a push for leftovers no key can cancel (leader-duties), tests, the walk-away bench. */
+  /** Where the trader is told of leftovers no key can cancel (services/web-push.ts ordersLeft). */
+  push?: { ordersLeft(left: LeftoversOutcome): void };
+  /** Told each outcome (tests). */
   onOutcome?: (outcome: LeftoversOutcome) => void;
 }): (tradeUuid: string) => void {
   const { db, box, reconciler, log } = options;
   const cancelWaiting: CancelWaiting = (...args) => reconciler.cancelWaitingOrders(...args);
   return (tradeUuid) => {
     cancelLeftoversWhenAway(db, box, tradeUuid, cancelWaiting)
-      .then((outcome) => options.onOutcome?.(outcome))
+      .then((outcome) => {
+        if (outcome.outcome === 'no_key') options.push?.ordersLeft(outcome);
+        options.onOutcome?.(outcome);
+      })
       .catch((error: unknown) =>
         log.warn({ message: (error as Error).message }, 'account streams: leftovers not cancelled'),
       );
