@@ -199,5 +199,7 @@ export async function signUp(page: Page, email: string, nickname = 'trader'): Pr
   await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await dialog.getByLabel('Repeat password').fill(PASSWORD);
   await dialog.getByRole('button', { name: 'Sign Up' }).click();
-  await page.getByTestId('profile-block').waitFor({ timeout: 30_000 });
+  // The password's Argon2id hash and the first reads, on a 2-core machine where another file's server may be
+  // starting (its backfill) or restarting (process-kill) at the same moment: 30 s was not always enough in CI.
+  await page.getByTestId('profile-block').waitFor({ timeout: 90_000 });
 }

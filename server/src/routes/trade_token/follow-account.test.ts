@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaperExchange, type PaperExchangeHandle } from '../../../../paper-exchange/src/index';
 import { tradeAnswer, waitingOrdersAnswer, type Trade, type TradePreferences } from '../../../../contracts';
 import { ExchangeClient, signerFor } from '../../../../shared-core/exchange-client';
-import { addDecimals, compareDecimals } from '../../../../shared-core/trade-core-node';
+import {
+  addDecimals,
+  compareDecimals,
+  mulDecimals,
+  roundDecimal,
+} from '../../../../shared-core/trade-core-node';
 import { clientOrderIds, openPosition } from '../../../../shared-core/trade-flow';
 import { cancelExitQuietly, cancelQuietly } from '../../../../shared-core/trade-flow-common';
 import { followedAccounts, symbols } from '../../db/schema';
@@ -123,6 +128,7 @@ async function clientModeTrader(nickname: string) {
         trade_stop_order_id: opened.trade_stop_order_id,
         trade_stop_price: opened.trade_stop_price,
         trade_exits: opened.exits ?? null,
+        trade_backstop: opened.trade_backstop ?? null,
       });
       expect(created.statusCode, created.body).toBe(201);
       return tradeAnswer.parse(created.json()).result;
@@ -192,12 +198,13 @@ describe('client mode followed while the trader is away (issue 37)', () => {
         trade_uuid: trade.trade_uuid,
         platform_uuid: PAPER_PLATFORM_UUID,
         symbol_pair: SYMBOL,
-        order_ids: expect.arrayContaining([ids.stop, ids.trailing]) as unknown as string[],
+        order_ids: expect.arrayContaining([ids.stop, ids.trailing, ids.backstop]) as unknown as string[],
       },
     ]);
-    expect(listed[0]!.order_ids).toHaveLength(2);
+    expect(listed[0]!.order_ids).toHaveLength(3);
     expect(await cancelQuietly(trader.client, SYMBOL, ids.stop)).toBe(true);
     expect(await cancelExitQuietly(trader.client, ids.trailing)).toBe(true);
+    expect(await cancelExitQuietly(trader.client, ids.backstop)).toBe(true);
     const cleared = await trader.call('POST', '/api/trade/clear_waiting_orders/', {
       trade_uuid: trade.trade_uuid,
       order_ids: listed[0]!.order_ids,
@@ -207,6 +214,36 @@ describe('client mode followed while the trader is away (issue 37)', () => {
       (await trader.call('GET', '/api/trade/get_waiting_orders/')).json(),
     );
     expect(after.result.waiting).toEqual([]);
+  });
+
+  it('a gap through the stop-limit with no page open: the backstop closes at market, recorded stop_loss; back, the page cancels the rest and nothing is left (issue 54)', async () => {
+    const trader = await clientModeTrader('follow-gap');
+    await trader.client.getAccount();
+    expect((await trader.follow()).statusCode).toBe(200);
+    const trade = await trader.open();
+    await expect.poll(() => streams.connected(trader.login.user_uuid, PAPER_PLATFORM_UUID)).toBe(true);
+    const ids = clientOrderIds(trade.signal_uuid);
+    if (trade.trade_backstop?.held_by !== 'exchange')
+      throw new Error('the backstop is not held by the exchange');
+
+    // The page is closed; the price gaps past the stop's limit and the backstop.
+    exchange.admin.setPrice(SYMBOL, roundDecimal(mulDecimals(trade.trade_backstop.price, '0.98'), 4));
+    await expect
+      .poll(async () => (await statusOf(trade)).trade_status, { timeout: 10_000 })
+      .toBe('stop_loss');
+    expect(compareDecimals((await trader.client.getPositionRisk(SYMBOL)).positionAmt, '0')).toBe(0);
+    expect(compareDecimals((await statusOf(trade)).trade_close_price!, trade.trade_backstop.price)).toBe(-1);
+
+    // Back: the stop's resting limit order and both exits are listed; the page cancels them and nothing is left.
+    const listed = waitingOrdersAnswer.parse(
+      (await trader.call('GET', '/api/trade/get_waiting_orders/')).json(),
+    ).result.waiting;
+    expect([...listed[0]!.order_ids].sort()).toEqual([ids.stop, ids.takeProfit, ids.trailing].sort());
+    expect(await cancelQuietly(trader.client, SYMBOL, ids.stop)).toBe(true);
+    expect(await cancelExitQuietly(trader.client, ids.takeProfit)).toBe(true);
+    expect(await cancelExitQuietly(trader.client, ids.trailing)).toBe(true);
+    expect(await trader.client.getOpenAlgoIds(SYMBOL)).toEqual([]);
+    expect(await trader.client.getOpenOrderIds(SYMBOL)).toEqual([]);
   });
 
   it('an exit that fills before the page recorded its trade is recorded once the record arrives', async () => {
